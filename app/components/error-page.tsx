@@ -1,0 +1,42 @@
+import { isRouteErrorResponse } from "react-router";
+import { isServerErrorResponse } from "../platform/errors/server-error-payload";
+
+/** SPEC C1, word for word (the wording of the original app's framework). */
+export const SERVER_ERROR_MESSAGE =
+  "Application error: a server-side exception has occurred (see the server logs for more information).";
+export const CLIENT_ERROR_MESSAGE =
+  "Application error: a client-side exception has occurred (see the browser console for more information).";
+
+/** The route-level error page: not found, other HTTP errors, and the generic application error. */
+export function ErrorPage({ error }: { error: unknown }) {
+  if (isServerErrorResponse(error)) {
+    return (
+      <section className="app-error" role="alert">
+        <h1>{SERVER_ERROR_MESSAGE}</h1>
+        <p className="digest">Digest: {error.data.digest}</p>
+      </section>
+    );
+  }
+  if (isRouteErrorResponse(error)) {
+    return (
+      <section className="http-error">
+        <h1>{error.status}</h1>
+        <p>
+          {error.status === 404 ? "This page could not be found." : error.statusText || "Request failed."}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="app-error" role="alert">
+      <h1>{CLIENT_ERROR_MESSAGE}</h1>
+      {import.meta.env.DEV && error instanceof Error ? <pre>{error.stack}</pre> : null}
+    </section>
+  );
+}
+
+/** The document title for an error page. */
+export function errorTitle(error: unknown): string {
+  if (isServerErrorResponse(error) || !isRouteErrorResponse(error)) return "Application error";
+  return error.status === 404 ? "404: Page not found" : `${error.status}: Request failed`;
+}

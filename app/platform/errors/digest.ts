@@ -1,0 +1,27 @@
+const FNV_OFFSET_BASIS = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = 0xffffffffffffffffn;
+
+/**
+ * A short opaque id for a server error (SPEC C1 "Digest: <id>"): FNV-1a 64 of its name, message and
+ * stack, so the same error thrown again gets the same id (it groups) while nothing of the error itself
+ * can be read back from it. Pure and synchronous so the renderer, the log line and the error report
+ * can all call it.
+ */
+export function errorDigest(error: unknown): string {
+  let hash = FNV_OFFSET_BASIS;
+  for (const byte of new TextEncoder().encode(describeForDigest(error))) {
+    hash ^= BigInt(byte);
+    hash = (hash * FNV_PRIME) & MASK_64;
+  }
+  return hash.toString(36).padStart(13, "0");
+}
+
+function describeForDigest(error: unknown): string {
+  if (error instanceof Error) return `${error.name}\n${error.message}\n${error.stack ?? ""}`;
+  try {
+    return `non-error\n${typeof error}\n${JSON.stringify(error) ?? String(error)}`;
+  } catch {
+    return `non-error\n${typeof error}\n${String(error)}`;
+  }
+}

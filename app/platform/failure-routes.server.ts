@@ -1,0 +1,13 @@
+import { data, type RouterContextProvider } from "react-router";
+import { getRequestPlatform } from "./request-context";
+
+/**
+ * The reference failure routes exist to prove the application-error page (SPEC C1). They answer 404
+ * unless ENABLE_FAILURE_ROUTES is "true", which the deployed configuration never sets.
+ */
+export function assertFailureRoutesEnabled(context: Readonly<RouterContextProvider>): void {
+  if (getRequestPlatform(context).env.ENABLE_FAILURE_ROUTES !== "true") throw data(null, { status: 404 });
+}
+
+/** Part of every reference failure's message: tests assert it never reaches the browser. */
+export const FAILURE_CANARY = "do-not-leak-7f3a";

@@ -1,0 +1,21 @@
+import { useState } from "react";
+import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
+import type { Route } from "./+types/failure-client";
+
+export function loader({ context }: Route.LoaderArgs) {
+  assertFailureRoutesEnabled(context);
+  return null;
+}
+
+export default function FailureClient() {
+  const [broken, setBroken] = useState(false);
+  if (broken) throw new Error("Reference failure: this component throws in the browser after a click");
+  return (
+    <>
+      <h1>Client failure</h1>
+      <button type="button" onClick={() => setBroken(true)}>
+        Throw in the browser
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import { assertFailureRoutesEnabled, FAILURE_CANARY } from "../platform/failure-routes.server";
+import type { Route } from "./+types/failure-loader";
+
+export function loader({ context }: Route.LoaderArgs) {
+  assertFailureRoutesEnabled(context);
+  throw new Error(`Reference failure: this loader throws (${FAILURE_CANARY})`);
+}
+
+export default function FailureLoader() {
+  return <h1>Unreachable: the loader always throws</h1>;
+}

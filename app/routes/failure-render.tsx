@@ -1,0 +1,15 @@
+import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
+import type { Route } from "./+types/failure-render";
+
+export function loader({ context }: Route.LoaderArgs) {
+  assertFailureRoutesEnabled(context);
+  return null;
+}
+
+/** Throws only while rendering on the server; a client-side navigation here renders normally. */
+export default function FailureRender() {
+  if (typeof document === "undefined") {
+    throw new Error("Reference failure: this component throws while rendering on the server");
+  }
+  return <h1>Rendered in the browser</h1>;
+}

@@ -1,0 +1,29 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = () => [{ title: "Edge app" }];
+
+// Runs once, at build time: this page is pre-rendered (app/platform/static-pages.ts).
+export function loader() {
+  return { renderedAt: new Date().toISOString() };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <h1>Edge app</h1>
+      <p>
+        A React Router application rendered at the edge. This page is static: it was rendered once, at build
+        time (<time dateTime={loaderData.renderedAt}>{loaderData.renderedAt}</time>).
+      </p>
+      <ul>
+        <li>
+          <Link to="/now">What time is it at the edge?</Link> (rendered per request)
+        </li>
+        <li>
+          <Link to="/items">Edge locations</Link> (rendered per request, with a URL parameter)
+        </li>
+      </ul>
+    </>
+  );
+}

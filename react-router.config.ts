@@ -1,0 +1,21 @@
+import type { Config } from "@react-router/dev/config";
+import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
+
+export default {
+  ssr: true,
+  // Static pages are rendered once at build time and served as assets (SPEC C5 "static").
+  prerender: [...STATIC_PAGE_PATHS],
+  future: {
+    // Pre-render through Vite's preview server, i.e. in workerd with the Worker's real bindings: the
+    // default pre-renderer imports a Node server build, which a Cloudflare build does not have
+    // (docs/decisions/002-prerender-in-workerd.md).
+    unstable_previewServerPrerendering: true,
+    v8_middleware: true,
+    v8_passThroughRequests: true,
+    v8_splitRouteModules: true,
+    // Off: in 7.18.4 the preview-server pre-renderer still requests and writes `/_root.data` for `/`,
+    // while this flag makes server and browser use `/_.data` (docs/decisions/002-prerender-in-workerd.md).
+    v8_trailingSlashAwareDataRequests: false,
+    v8_viteEnvironmentApi: true,
+  },
+} satisfies Config;
