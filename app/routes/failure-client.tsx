@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
 import type { Route } from "./+types/failure-client";
 
@@ -16,6 +17,9 @@ export default function FailureClient() {
       <button type="button" onClick={() => setBroken(true)}>
         Throw in the browser
       </button>
+      <p>
+        Server failures, reached by client-side navigation: <Link to="/failures/loader">a loader throws</Link>
+      </p>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 /** The deploy config that @cloudflare/vite-plugin writes next to the built Worker. */
@@ -10,6 +10,8 @@ export type ServeBuildOptions = {
   port?: number;
   /** Variables layered over the deploy configuration's own `vars`. */
   vars?: Record<string, string>;
+  /** Receives every line the Worker logs (console.*) instead of the terminal. */
+  onLog?: (log: WorkerdStructuredLog) => void;
 };
 
 export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
@@ -18,7 +20,7 @@ export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<voi
  * Serves the production build (`npm run build`) in workerd on 127.0.0.1, exactly as configured for
  * deployment (assets, bindings, compatibility settings), with no development proxy in front.
  */
-export async function serveBuild({ port = 0, vars = {} }: ServeBuildOptions = {}): Promise<ServedBuild> {
+export async function serveBuild({ port = 0, vars = {}, onLog }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // The build is one self-contained ES module, so the config's module rules are not needed.
   const { modulesRules: _unused, ...workerOptions } =
     unstable_getMiniflareWorkerOptions(BUILT_WORKER_CONFIG).workerOptions;
@@ -35,7 +37,11 @@ export async function serveBuild({ port = 0, vars = {} }: ServeBuildOptions = {}
       },
     ],
   });
-  const miniflare = new Miniflare({ ...options, telemetry: { enabled: false } });
+  const miniflare = new Miniflare({
+    ...options,
+    telemetry: { enabled: false },
+    ...(onLog && { handleStructuredLogs: onLog }),
+  });
   const url = await miniflare.ready;
   return { url, miniflare, close: () => miniflare.dispose() };
 }

@@ -1,0 +1,55 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { CLIENT_ERROR_MESSAGE, ErrorPage, SERVER_ERROR_MESSAGE } from "../../app/components/error-page";
+
+function textOf(error: unknown): string {
+  const html = renderToStaticMarkup(<ErrorPage error={error} />);
+  return html
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, "\n")
+    .replace(/&#x27;/g, "'")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join("\n");
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("ErrorPage", () => {
+  test("a server error shows the SPEC C1 sentence, then its digest", () => {
+    const error = new ErrorResponse(500, "", { digest: "0abc123def456" });
+    expect(textOf(error)).toBe(`${SERVER_ERROR_MESSAGE}\nDigest: 0abc123def456`);
+  });
+
+  test("a client error in production shows the SPEC C1 client sentence only: no digest, no stack", () => {
+    vi.stubEnv("DEV", false);
+    expect(textOf(new Error("render failed"))).toBe(CLIENT_ERROR_MESSAGE);
+  });
+
+  test("a client error in development also shows its stack", () => {
+    vi.stubEnv("DEV", true);
+    expect(textOf(new Error("render failed"))).toContain("Error: render failed");
+  });
+
+  test("the sentences are word for word those of SPEC C1", () => {
+    expect(SERVER_ERROR_MESSAGE).toBe(
+      "Application error: a server-side exception has occurred (see the server logs for more information).",
+    );
+    expect(CLIENT_ERROR_MESSAGE).toBe(
+      "Application error: a client-side exception has occurred (see the browser console for more information).",
+    );
+  });
+
+  test("a 404 is a not-found page, never the application-error page", () => {
+    const text = textOf(new ErrorResponse(404, "Not Found", null));
+    expect(text).toBe("404\nThis page could not be found.");
+  });
+
+  test("a 500 without a digest (thrown on purpose with data()) is an HTTP error page", () => {
+    expect(textOf(new ErrorResponse(503, "Service Unavailable", "maintenance"))).toBe("503\nService Unavailable");
+  });
+});

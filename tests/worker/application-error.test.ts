@@ -1,0 +1,109 @@
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { SERVER_ERROR_MESSAGE } from "../../app/components/error-page";
+import { FAILURE_CANARY } from "../../app/platform/failure-routes.server";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+
+let app: ServedBuild;
+let logs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  app = await serveBuild({ vars: TEST_VARS, onLog: (log) => logs.push(log) });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+beforeEach(() => {
+  logs = [];
+});
+
+function get(path: string) {
+  return fetch(new URL(path, app.url), { redirect: "manual" });
+}
+
+function serverErrorLines() {
+  return logs
+    .filter((log) => log.message.includes('"event":"server_error"'))
+    .map((log) => JSON.parse(log.message) as { digest: string; path: string; error: { message: string } });
+}
+
+async function waitForLogs() {
+  // workerd hands log lines over asynchronously to the response.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
+
+describe.each([
+  ["a loader throws", "/failures/loader"],
+  ["a component throws while rendering on the server", "/failures/render"],
+])("when %s", (_, path) => {
+  test("the document answers 500 with the application-error page and a digest", async () => {
+    const response = await get(path);
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain(SERVER_ERROR_MESSAGE);
+    expect(html).toMatch(DIGEST);
+  });
+
+  test("neither the message nor the stack reaches the browser", async () => {
+    for (const url of [path, `${path}.data`]) {
+      const body = await (await get(url)).text();
+      expect(body).not.toContain(FAILURE_CANARY);
+      expect(body).not.toContain("Reference failure");
+      expect(body).not.toMatch(/\bat [\w$.]+ \(/);
+      expect(body).not.toContain("Unexpected Server Error");
+    }
+  });
+
+  test("the server logs one structured line carrying the digest the page shows", async () => {
+    const html = await (await get(path)).text();
+    await waitForLogs();
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ digest: html.match(DIGEST)?.[1], path });
+    expect(lines[0]?.error.message).toContain("Reference failure");
+  });
+
+  test("the same error gets the same digest on every request", async () => {
+    const first = (await (await get(path)).text()).match(DIGEST)?.[1];
+    const second = (await (await get(path)).text()).match(DIGEST)?.[1];
+    expect(first).toBeDefined();
+    expect(first).toBe(second);
+  });
+});
+
+describe("page data of a failing loader (client-side navigation)", () => {
+  test("answers 500 carrying the same digest as the document", async () => {
+    const html = await (await get("/failures/loader")).text();
+    const data = await get("/failures/loader.data");
+    expect(data.status).toBe(500);
+    expect(await data.text()).toContain(html.match(DIGEST)?.[1]);
+  });
+});
+
+describe("control flow is not an error", () => {
+  test("a 404 logs no server error", async () => {
+    await get("/items/nope");
+    await get("/no/such/page.data");
+    await waitForLogs();
+    expect(serverErrorLines()).toEqual([]);
+  });
+});
+
+describe("the failure routes in the deployed configuration", () => {
+  test("answer 404 when ENABLE_FAILURE_ROUTES is not set to true", async () => {
+    const deployed = await serveBuild();
+    try {
+      for (const path of ["/failures/loader", "/failures/render", "/failures/client", "/failures/loader.data"]) {
+        const response = await fetch(new URL(path, deployed.url));
+        expect(response.status, path).toBe(404);
+        await response.body?.cancel();
+      }
+    } finally {
+      await deployed.close();
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+
+// Kept apart from vite.config.ts: these suites run in Node, not through the app's Vite plugins.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node" },
+      },
+      {
+        test: {
+          name: "worker",
+          include: ["tests/worker/**/*.test.ts"],
+          environment: "node",
+          // Each file starts the built Worker in workerd once (beforeAll).
+          hookTimeout: 60_000,
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
