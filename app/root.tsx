@@ -8,7 +8,10 @@ import { useNonce } from "./platform/nonce";
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? [{ title: errorTitle(error) }] : []);
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: stylesHref },
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -8,6 +8,3 @@ import { getRequestPlatform } from "./request-context";
 export function assertFailureRoutesEnabled(context: Readonly<RouterContextProvider>): void {
   if (getRequestPlatform(context).env.ENABLE_FAILURE_ROUTES !== "true") throw data(null, { status: 404 });
 }
-
-/** Part of every reference failure's message: tests assert it never reaches the browser. */
-export const FAILURE_CANARY = "do-not-leak-7f3a";

@@ -1,9 +1,9 @@
-import { assertFailureRoutesEnabled, FAILURE_CANARY } from "../platform/failure-routes.server";
+import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
 import type { Route } from "./+types/failure-loader";
 
 export function loader({ context }: Route.LoaderArgs) {
   assertFailureRoutesEnabled(context);
-  throw new Error(`Reference failure: this loader throws (${FAILURE_CANARY})`);
+  throw new Error("Reference failure: this loader throws");
 }
 
 export default function FailureLoader() {

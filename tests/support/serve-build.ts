@@ -20,7 +20,11 @@ export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<voi
  * Serves the production build (`npm run build`) in workerd on 127.0.0.1, exactly as configured for
  * deployment (assets, bindings, compatibility settings), with no development proxy in front.
  */
-export async function serveBuild({ port = 0, vars = {}, onLog }: ServeBuildOptions = {}): Promise<ServedBuild> {
+export async function serveBuild({
+  port = 0,
+  vars = {},
+  onLog,
+}: ServeBuildOptions = {}): Promise<ServedBuild> {
   // The build is one self-contained ES module, so the config's module rules are not needed.
   const { modulesRules: _unused, ...workerOptions } =
     unstable_getMiniflareWorkerOptions(BUILT_WORKER_CONFIG).workerOptions;

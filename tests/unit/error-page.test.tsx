@@ -50,6 +50,8 @@ describe("ErrorPage", () => {
   });
 
   test("a 500 without a digest (thrown on purpose with data()) is an HTTP error page", () => {
-    expect(textOf(new ErrorResponse(503, "Service Unavailable", "maintenance"))).toBe("503\nService Unavailable");
+    expect(textOf(new ErrorResponse(503, "Service Unavailable", "maintenance"))).toBe(
+      "503\nService Unavailable",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { data, redirect, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
+import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { errorDigest } from "../../app/platform/errors/digest";
 import { isControlFlow, serverErrorPayload } from "../../app/platform/errors/server-error.server";

@@ -63,10 +63,7 @@ describe("dynamic pages (rendered per request)", () => {
 });
 
 describe("not found", () => {
-  test.each([
-    "/items/nope",
-    "/no/such/page",
-  ])("%s answers the 404 page with status 404", async (path) => {
+  test.each(["/items/nope", "/no/such/page"])("%s answers the 404 page with status 404", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     const html = await response.text();

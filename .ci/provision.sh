@@ -1,0 +1,61 @@
+# Sourced by .ci/run: puts what a fresh machine lacks in place. Idempotent; installs nothing that is there.
+
+# The Node.js the project targets (.nvmrc names the major). Official binaries from the npm registry,
+# which is reachable where nodejs.org may not be.
+NODE_VERSION="24.21.0"
+MIN_NODE="22.12.0"
+CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/edge-app"
+
+version_at_least() { # $1 >= $2, both x.y.z
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
+}
+
+provision_node() {
+  local current=""
+  command -v node >/dev/null 2>&1 && current="$(node --version | sed 's/^v//')"
+  if [ -n "$current" ] && version_at_least "$current" "$MIN_NODE"; then
+    echo "Node $current (>= $MIN_NODE): using it."
+    return
+  fi
+  local os arch package prefix
+  case "$(uname -s)" in Linux) os=linux ;; Darwin) os=darwin ;; *) os=unsupported ;; esac
+  case "$(uname -m)" in x86_64 | amd64) arch=x64 ;; aarch64 | arm64) arch=arm64 ;; *) arch=unsupported ;; esac
+  if [ "$os" = unsupported ] || [ "$arch" = unsupported ] || ! command -v npm >/dev/null 2>&1; then
+    echo "Node ${current:-(none)} is older than $MIN_NODE and cannot be provisioned here: install Node 24 (see .nvmrc)." >&2
+    exit 1
+  fi
+  package="node-$os-$arch@$NODE_VERSION"
+  prefix="$CACHE_DIR/node-$NODE_VERSION-$os-$arch"
+  if [ ! -x "$prefix/node_modules/node-$os-$arch/bin/node" ]; then
+    echo "Node ${current:-(none)} is older than $MIN_NODE: installing $package into $prefix"
+    mkdir -p "$prefix"
+    npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund "$package" >/dev/null
+  fi
+  export PATH="$prefix/node_modules/node-$os-$arch/bin:$PATH"
+  echo "Using Node $(node --version) from $prefix"
+}
+
+provision_chromium() {
+  if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "Installing Debian's Chromium for the browser tests"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+      echo "Chromium is missing: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH." >&2
+      exit 1
+    fi
+  fi
+  export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium)}"
+  echo "Using $("$CHROMIUM_PATH" --version 2>/dev/null || echo "$CHROMIUM_PATH")"
+}
+
+install_dependencies() {
+  # npm ci whenever the lockfile changed since the last install (always, on a fresh clone).
+  local stamp="node_modules/.ci-lockfile.sha256" want
+  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    npm ci --no-audit --no-fund
+    echo "$want" >"$stamp"
+  fi
+}

@@ -1,0 +1,54 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+export { expect };
+
+type PageProblems = {
+  /** Declare the page errors and console errors this test expects; any other one fails the test. */
+  expect(pattern: RegExp): void;
+};
+
+/**
+ * Every browser test fails on an uncaught page error or console error it did not declare (STYLE.md).
+ */
+export const test = base.extend<{ pageProblems: PageProblems }>({
+  pageProblems: [
+    async ({ page }, use) => {
+      const seen: string[] = [];
+      const expected: RegExp[] = [];
+      page.on("pageerror", (error) => seen.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error") seen.push(`console.error: ${message.text()}`);
+      });
+      await use({ expect: (pattern) => expected.push(pattern) });
+      const unexpected = seen.filter((problem) => !expected.some((pattern) => pattern.test(problem)));
+      expect(unexpected, "uncaught page errors or console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Marks the current document; a client-side navigation keeps the mark, a document load loses it. */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __documentMark?: boolean }).__documentMark = true;
+  });
+}
+
+export async function isSameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { __documentMark?: boolean }).__documentMark === true);
+}
+
+/**
+ * Resolves once the page is hydrated: React Router's browser router exists and React listens on the
+ * document, so a click is a client-side navigation rather than a plain link.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
+      .__reactRouterDataRouter;
+    return (
+      router?.state.initialized === true &&
+      Object.keys(document).some((key) => key.startsWith("_reactListening"))
+    );
+  });
+}
