@@ -24,6 +24,10 @@ provision_node() {
     echo "Node ${current:-(none)} is older than $MIN_NODE and cannot be provisioned here: install Node 24 (see .nvmrc)." >&2
     exit 1
   fi
+  # npm finds its global config (registry, cafile) relative to Node's prefix: keep the machine's.
+  local globalconfig
+  globalconfig="$(npm config get globalconfig 2>/dev/null || true)"
+  if [ -f "$globalconfig" ]; then export NPM_CONFIG_GLOBALCONFIG="$globalconfig"; fi
   package="node-$os-$arch@$NODE_VERSION"
   prefix="$CACHE_DIR/node-$NODE_VERSION-$os-$arch"
   if [ ! -x "$prefix/node_modules/node-$os-$arch/bin/node" ]; then
