@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { findEdgeLocation } from "../data/edge-locations";
 import type { Route } from "./+types/item";
 
@@ -7,6 +7,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export function loader({ params }: Route.LoaderArgs) {
+  // One URL per item: /items/AMS is control flow to /items/ams, never an error.
+  const canonicalId = params.id.toLowerCase();
+  if (canonicalId !== params.id) throw redirect(`/items/${canonicalId}`, 301);
   const location = findEdgeLocation(params.id);
   if (!location) throw data(null, { status: 404 });
   return { location, renderedAt: new Date().toISOString() };

@@ -52,3 +52,12 @@ export async function waitForHydration(page: Page): Promise<void> {
     );
   });
 }
+
+/** A client-side navigation to a URL no page links to, as a <Link> to it would do. */
+export async function navigateWithRouter(page: Page, to: string): Promise<void> {
+  await page.evaluate(async (target) => {
+    const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } })
+      .__reactRouterDataRouter;
+    await router.navigate(target);
+  }, to);
+}

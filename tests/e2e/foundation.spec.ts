@@ -1,5 +1,5 @@
 import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../../app/components/error-page";
-import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
+import { expect, isSameDocument, markDocument, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 const DIGEST_LINE = /^Digest: [0-9a-z]{13}$/;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
@@ -28,6 +28,18 @@ test("static pages show the time they were rendered at build time", async ({ pag
   await expect(page.locator("time")).toHaveAttribute("dateTime", builtAt ?? "");
 });
 
+test("a thrown redirect is followed on a client-side navigation, never shown as an error", async ({
+  page,
+}) => {
+  await page.goto("/items");
+  await waitForHydration(page);
+  await markDocument(page);
+  await navigateWithRouter(page, "/items/NRT");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  expect(new URL(page.url()).pathname).toBe("/items/nrt");
+  expect(await isSameDocument(page)).toBe(true);
+});
+
 test("an unknown item shows the 404 page with status 404", async ({ page, pageProblems }) => {
   pageProblems.expect(FAILED_RESOURCE);
   const response = await page.goto("/items/atlantis");
@@ -41,12 +53,7 @@ test("an unknown URL reached by client-side navigation shows the 404 page", asyn
   await page.goto("/items");
   await waitForHydration(page);
   await markDocument(page);
-  // No page links to a missing URL; navigate with the router, as a <Link> to it would.
-  await page.evaluate(async () => {
-    const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } })
-      .__reactRouterDataRouter;
-    await router.navigate("/no/such/page");
-  });
+  await navigateWithRouter(page, "/no/such/page");
   await expect(page.getByText("This page could not be found.")).toBeVisible();
   expect(await isSameDocument(page)).toBe(true);
 });

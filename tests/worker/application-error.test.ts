@@ -86,6 +86,13 @@ describe("page data of a failing loader (client-side navigation)", () => {
 });
 
 describe("control flow is not an error", () => {
+  test("a thrown redirect logs no server error", async () => {
+    await get("/items/AMS");
+    await get("/items/AMS.data");
+    await waitForLogs();
+    expect(serverErrorLines()).toEqual([]);
+  });
+
   test("a 404 logs no server error", async () => {
     await get("/items/nope");
     await get("/no/such/page.data");

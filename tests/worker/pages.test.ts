@@ -62,6 +62,22 @@ describe("dynamic pages (rendered per request)", () => {
   });
 });
 
+describe("thrown redirects", () => {
+  test("a document request follows the loader's redirect", async () => {
+    const response = await get("/items/AMS");
+    expect(response.status).toBe(301);
+    expect(response.headers.get("location")).toBe("/items/ams");
+  });
+
+  test("a data request carries the redirect for the client router instead of an error", async () => {
+    const response = await get("/items/AMS.data");
+    expect(response.status).toBe(202);
+    const body = await response.text();
+    expect(body).toContain("/items/ams");
+    expect(body).not.toContain("digest");
+  });
+});
+
 describe("not found", () => {
   test.each(["/items/nope", "/no/such/page"])("%s answers the 404 page with status 404", async (path) => {
     const response = await get(path);
