@@ -1,16 +1,35 @@
 import * as serverBuild from "virtual:react-router/server-build";
+import { withSentry } from "@sentry/cloudflare";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
+import { serverSentryOptions } from "../app/platform/monitoring/server-sentry.server";
 import { requestPlatform } from "../app/platform/request-context";
+import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
-export default {
+const app = {
   async fetch(request, env, ctx) {
     const context = new RouterContextProvider();
     context.set(requestPlatform, { env, ctx, nonce: createNonce() });
     return handleAppRequest(request, context);
+  },
+} satisfies ExportedHandler<Env>;
+
+const monitoredApp = withSentry(serverSentryOptions, app);
+
+export default {
+  async fetch(request, env, ctx) {
+    const { pathname } = new URL(request.url);
+    // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
+    if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
+      const settings = tunnelSettings(env);
+      return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
+    }
+    // Without a DSN, reporting is off and the SDK is not even on the request's path.
+    return env.SENTRY_DSN ? monitoredApp.fetch(request, env, ctx) : app.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
 

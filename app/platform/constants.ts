@@ -17,3 +17,9 @@ export const ROUTE_LOADING_TIMEOUT_MS = 3_800;
 
 /** SPEC C7: the same-origin path through which the browser sends error reports. */
 export const MONITORING_TUNNEL_PATH = "/monitoring";
+
+/** Issue 4: the largest envelope the tunnel accepts (Sentry's own limit for a whole envelope is larger). */
+export const MONITORING_TUNNEL_MAX_BYTES = 1_048_576;
+
+/** Issue 4: how long the tunnel waits for Sentry before answering 504. */
+export const MONITORING_TUNNEL_TIMEOUT_MS = 10_000;

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse } from "react-router";
+import { reportServerError } from "../monitoring/server-sentry.server";
 import { errorDigest } from "./digest";
 import type { ServerErrorPayload } from "./server-error-payload";
 
@@ -6,8 +7,9 @@ import type { ServerErrorPayload } from "./server-error-payload";
 const recordedDigests = new WeakMap<object, string>();
 
 /**
- * The one place a server error is recorded: one structured log line carrying the digest that the
- * error page shows (SPEC C1), so a user's screenshot finds the cause. Returns the digest.
+ * The one place a server error is recorded: one structured log line and one error report (when reporting
+ * is on), both carrying the digest that the error page shows (SPEC C1), so a user's screenshot finds the
+ * cause. Returns the digest.
  */
 export function recordServerError(error: unknown, request: Request): string {
   const known = isObject(error) ? recordedDigests.get(error) : undefined;
@@ -27,6 +29,7 @@ export function recordServerError(error: unknown, request: Request): string {
           : { value: String(error) },
     }),
   );
+  reportServerError(error, digest);
   return digest;
 }
 

@@ -1,0 +1,46 @@
+/**
+ * SPEC C8, as pure decisions shared by the Worker's and the browser's SDK: what error reporting leaves out.
+ * Typed by the fields they read, so both SDKs' event types fit.
+ */
+
+type ErrorEventLike = { exception?: { values?: { type?: string }[] } };
+type EventHintLike = { originalException?: unknown };
+type TransactionEventLike = {
+  transaction?: string;
+  contexts?: {
+    trace?: { op?: string; data?: Record<string, unknown> };
+    response?: { status_code?: number };
+  };
+};
+
+/** A thrown redirect (or any thrown Response / `data()` / route error response) is control flow. */
+export function isControlFlowEvent(event: ErrorEventLike, hint: EventHintLike): boolean {
+  const thrown = hint.originalException;
+  if (thrown instanceof Response) return true;
+  if (typeof thrown === "object" && thrown !== null) {
+    const shape = thrown as { type?: unknown; internal?: unknown; status?: unknown; statusText?: unknown };
+    if (shape.type === "DataWithResponseInit") return true;
+    if (typeof shape.status === "number" && typeof shape.statusText === "string" && "internal" in shape)
+      return true;
+  }
+  return (event.exception?.values ?? []).some(
+    (value) => value.type === "ErrorResponseImpl" || value.type === "Response",
+  );
+}
+
+/** 404 page transactions, and navigations that never resolved to a route (e.g. one named after `-1`). */
+export function isDroppedTransaction(event: TransactionEventLike): boolean {
+  const trace = event.contexts?.trace;
+  const data = trace?.data ?? {};
+  if (Number(data["http.response.status_code"] ?? event.contexts?.response?.status_code) === 404) return true;
+  const isNavigation = trace?.op === "navigation" || trace?.op === "pageload";
+  return isNavigation && (!event.transaction?.startsWith("/") || data["route.resolved"] === false);
+}
+
+export function beforeSend<E extends ErrorEventLike>(event: E, hint: EventHintLike): E | null {
+  return isControlFlowEvent(event, hint) ? null : event;
+}
+
+export function beforeSendTransaction<E extends TransactionEventLike>(event: E): E | null {
+  return isDroppedTransaction(event) ? null : event;
+}

@@ -1,0 +1,30 @@
+import { type CloudflareOptions, captureException } from "@sentry/cloudflare";
+import { beforeSend, beforeSendTransaction } from "./event-filters";
+import { envelopeUrl, loopbackOrigin, parseSentryIngestDsn } from "./sentry-dsn";
+
+/** The Worker's Sentry options; undefined (reporting off) without a DSN. */
+export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
+  if (!env.SENTRY_DSN) return undefined;
+  const ingestDsn = parseSentryIngestDsn(env.SENTRY_DSN);
+  const testOrigin = ingestDsn && loopbackOrigin(env.SENTRY_INGEST_TEST_ORIGIN);
+  return {
+    dsn: env.SENTRY_DSN,
+    environment: env.SENTRY_ENVIRONMENT || "production",
+    release: env.CF_VERSION_METADATA?.id || undefined,
+    tracesSampleRate: sampleRate(env.SENTRY_TRACES_SAMPLE_RATE),
+    // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
+    ...(ingestDsn && testOrigin && { tunnel: envelopeUrl(ingestDsn, testOrigin).href }),
+    beforeSend,
+    beforeSendTransaction,
+  };
+}
+
+/** Reports a server error tagged with its digest; a no-op when reporting is off. Returns the event id. */
+export function reportServerError(error: unknown, digest: string): string {
+  return captureException(error, { tags: { digest }, level: "error" });
+}
+
+export function sampleRate(value: string | undefined): number {
+  const rate = Number(value);
+  return Number.isFinite(rate) && rate >= 0 && rate <= 1 ? rate : 0;
+}

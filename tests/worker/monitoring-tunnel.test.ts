@@ -1,0 +1,211 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
+import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+
+const KEY = "0123456789abcdef0123456789abcdef";
+const DSN = `https://${KEY}@o4500000000000001.ingest.us.sentry.io/4500000000000002`;
+const QUERY = "o=4500000000000001&p=4500000000000002&r=us";
+const UPSTREAM_PATH = "/api/4500000000000002/envelope/?hsts=0";
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+
+beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  app = await serveBuild({
+    vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin, SENTRY_TUNNEL_TIMEOUT_MS: "1000" },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+});
+
+beforeEach(() => {
+  ingest.received.length = 0;
+  ingest.answerWith((_, response) => response.writeHead(200, { "Content-Type": "application/json" }).end("{}"));
+});
+
+/** An envelope with an event item and a binary item (as replay recordings are). */
+function envelope(headerFields: Record<string, unknown> = { dsn: DSN }): Buffer {
+  const binary = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte));
+  return Buffer.concat([
+    Buffer.from(`${JSON.stringify({ event_id: "a".repeat(32), sent_at: "2026-11-21T00:00:00Z", ...headerFields })}\n`),
+    Buffer.from(`${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "hi" })}\n`),
+    Buffer.from(`${JSON.stringify({ type: "replay_recording", length: binary.length })}\n`),
+    binary,
+    Buffer.from("\n"),
+  ]);
+}
+
+function post(path: string, body: BodyInit, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, app.url), {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "text/plain;charset=UTF-8", ...headers },
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("forwarding", () => {
+  test.each(["/monitoring", "/monitoring/"])("%s forwards the envelope byte for byte to the DSN's project", async (path) => {
+    const body = envelope();
+    const response = await post(`${path}?${QUERY}`, body);
+    expect(response.status).toBe(200);
+    const [received] = await ingest.waitFor(1);
+    expect(received?.url).toBe(UPSTREAM_PATH);
+    expect(received?.body.equals(body)).toBe(true);
+    expect(received?.headers["content-type"]).toBe("text/plain;charset=UTF-8");
+  });
+
+  test("forwards the client's IP and never its cookies or credentials", async () => {
+    await post(`/monitoring?${QUERY}`, envelope(), {
+      "CF-Connecting-IP": "203.0.113.7",
+      Cookie: "session=secret",
+      Authorization: "Bearer secret",
+    });
+    const [received] = await ingest.waitFor(1);
+    expect(received?.headers["x-forwarded-for"]).toBe("203.0.113.7");
+    expect(received?.headers.cookie).toBeUndefined();
+    expect(received?.headers.authorization).toBeUndefined();
+  });
+
+  test("passes Sentry's rate limits back to the SDK and drops cookies and HSTS", async () => {
+    ingest.answerWith((_, response) =>
+      response
+        .writeHead(429, {
+          "Retry-After": "60",
+          "X-Sentry-Rate-Limits": "60:error:organization",
+          "Set-Cookie": "tracking=1",
+          "Strict-Transport-Security": "max-age=31536000",
+          "Content-Type": "application/json",
+        })
+        .end('{"detail":"rate limited"}'),
+    );
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("60");
+    expect(response.headers.get("x-sentry-rate-limits")).toBe("60:error:organization");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+    expect(await response.text()).toBe('{"detail":"rate limited"}');
+  });
+});
+
+describe("refusals (nothing is forwarded)", () => {
+  test.each(["GET", "PUT", "DELETE"])("%s answers 405 with Allow: POST", async (method) => {
+    const response = await fetch(new URL(`/monitoring?${QUERY}`, app.url), { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+  });
+
+  test.each([
+    ["another org", "o=1&p=4500000000000002&r=us"],
+    ["another project", "o=4500000000000001&p=1&r=us"],
+    ["another region", "o=4500000000000001&p=4500000000000002&r=de"],
+    ["no region", "o=4500000000000001&p=4500000000000002"],
+    ["no query", ""],
+    ["a repeated parameter", `${QUERY}&p=1`],
+  ])("a query naming %s answers 403", async (_, query) => {
+    expect((await post(`/monitoring?${query}`, envelope())).status).toBe(403);
+  });
+
+  test.each([
+    ["another key", { dsn: DSN.replace(KEY, "f".repeat(32)) }],
+    ["another project", { dsn: DSN.replace(/\d+$/, "1") }],
+    ["another host", { dsn: `https://${KEY}@sentry.example.com/4500000000000002` }],
+    ["no DSN", {}],
+    ["a DSN that is not a string", { dsn: 42 }],
+  ])("an envelope whose header has %s answers 403", async (_, headerFields) => {
+    expect((await post(`/monitoring?${QUERY}`, envelope(headerFields))).status).toBe(403);
+  });
+
+  test.each([
+    ["an empty body", Buffer.alloc(0)],
+    ["a header that is not JSON", Buffer.from("not json\n{}")],
+    ["a header that is an array", Buffer.from("[1,2]\n{}")],
+    ["a header that is not UTF-8", Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])],
+  ])("%s answers 400", async (_, body) => {
+    expect((await post(`/monitoring?${QUERY}`, body)).status).toBe(400);
+  });
+
+  test("a body over 1 MiB answers 413", async () => {
+    const body = Buffer.concat([envelope(), Buffer.alloc(1_048_576)]);
+    expect((await post(`/monitoring?${QUERY}`, body)).status).toBe(413);
+  });
+
+  test("a streamed body over 1 MiB (no Content-Length) answers 413", async () => {
+    const chunk = new Uint8Array(64 * 1024);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > 1_200_000) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(new URL(`/monitoring?${QUERY}`, app.url), {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  afterAll(() => {
+    expect(ingest.received).toEqual([]);
+  });
+});
+
+describe("when Sentry is unreachable", () => {
+  test("no answer within the time-out answers 504", async () => {
+    ingest.answerWith(() => {
+      // Never answers.
+    });
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(504);
+  });
+
+  test("a refused connection answers 502", async () => {
+    const down = await serveBuild({
+      vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: `http://127.0.0.1:${await freePort()}` },
+    });
+    try {
+      const response = await fetch(new URL(`/monitoring?${QUERY}`, down.url), { method: "POST", body: envelope() });
+      expect(response.status).toBe(502);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe("when the tunnel is off", () => {
+  test.each([
+    ["no DSN is configured", ""],
+    ["the DSN is self-hosted", `https://${KEY}@sentry.example.com/4500000000000002`],
+  ])("/monitoring answers 404 when %s", async (_, dsn) => {
+    const off = await serveBuild({ vars: { SENTRY_DSN: dsn, SENTRY_INGEST_TEST_ORIGIN: ingest.origin } });
+    try {
+      for (const method of ["POST", "GET"]) {
+        const response = await fetch(new URL(`/monitoring?${QUERY}`, off.url), {
+          method,
+          ...(method === "POST" && { body: envelope() }),
+        });
+        expect(response.status).toBe(404);
+      }
+      expect(ingest.received).toEqual([]);
+    } finally {
+      await off.close();
+    }
+  });
+});

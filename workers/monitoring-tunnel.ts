@@ -1,0 +1,137 @@
+import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "../app/platform/constants";
+import {
+  envelopeUrl,
+  isSameDsn,
+  isSameTunnelQuery,
+  loopbackOrigin,
+  parseSentryIngestDsn,
+  type SentryIngestDsn,
+} from "../app/platform/monitoring/sentry-dsn";
+
+export type TunnelSettings = {
+  dsn: SentryIngestDsn;
+  /** Test-only ingest stand-in (loopback); undefined means Sentry's ingest host. */
+  ingestOrigin: string | undefined;
+  maxBytes: number;
+  timeoutMs: number;
+};
+
+/** The tunnel is on only for a Sentry SaaS ingest DSN (SPEC C7); otherwise /monitoring does not exist. */
+export function tunnelSettings(env: Env): TunnelSettings | undefined {
+  const dsn = parseSentryIngestDsn(env.SENTRY_DSN);
+  if (!dsn) return undefined;
+  return {
+    dsn,
+    ingestOrigin: loopbackOrigin(env.SENTRY_INGEST_TEST_ORIGIN),
+    maxBytes: positiveInteger(env.SENTRY_TUNNEL_MAX_BYTES) ?? MONITORING_TUNNEL_MAX_BYTES,
+    timeoutMs: positiveInteger(env.SENTRY_TUNNEL_TIMEOUT_MS) ?? MONITORING_TUNNEL_TIMEOUT_MS,
+  };
+}
+
+/** Only what the SDK needs from Sentry's answer: its status, rate limits and retry time. */
+const RESPONSE_HEADERS_KEPT = ["content-type", "retry-after", "x-sentry-rate-limits"];
+
+/**
+ * Forwards one browser envelope to Sentry, and nothing else: the query must name the configured org and
+ * project, the envelope's own DSN must be the configured DSN, and the destination comes from that DSN.
+ */
+export async function forwardEnvelope(request: Request, settings: TunnelSettings): Promise<Response> {
+  if (request.method !== "POST")
+    return plain(405, "Method Not Allowed: POST envelopes here.", { Allow: "POST" });
+  if (!isSameTunnelQuery(new URL(request.url).searchParams, settings.dsn)) {
+    return plain(403, "Forbidden: not this application's Sentry project.");
+  }
+
+  const body = await readBody(request, settings.maxBytes);
+  if (body === "too-large")
+    return plain(413, `Payload Too Large: envelopes are limited to ${settings.maxBytes} bytes.`);
+  const header = parseEnvelopeHeader(body);
+  if (!header) return plain(400, "Bad Request: the envelope header is not a JSON object.");
+  if (!isSameDsn(header.dsn, settings.dsn)) return plain(403, "Forbidden: the envelope is not for this DSN.");
+
+  const headers = new Headers({
+    "Content-Type": request.headers.get("Content-Type") ?? "application/x-sentry-envelope",
+  });
+  const clientIp = request.headers.get("CF-Connecting-IP");
+  if (clientIp) headers.set("X-Forwarded-For", clientIp);
+
+  const signal = AbortSignal.timeout(settings.timeoutMs);
+  try {
+    const upstream = await fetch(envelopeUrl(settings.dsn, settings.ingestOrigin), {
+      method: "POST",
+      body,
+      headers,
+      signal,
+    });
+    // Read the (small) answer within the same deadline, so a stalled body cannot hang the browser either.
+    const answer = await upstream.arrayBuffer();
+    const kept = new Headers();
+    for (const name of RESPONSE_HEADERS_KEPT) {
+      const value = upstream.headers.get(name);
+      if (value !== null) kept.set(name, value);
+    }
+    return new Response(answer, { status: upstream.status, headers: kept });
+  } catch (error) {
+    if (signal.aborted) return plain(504, "Gateway Timeout: Sentry did not answer in time.");
+    return plain(
+      502,
+      `Bad Gateway: Sentry could not be reached (${error instanceof Error ? error.name : "error"}).`,
+    );
+  }
+}
+
+/**
+ * The envelope's first line, parsed: a JSON object (SDKs put `dsn`, `event_id`, `sent_at` there).
+ * Undefined when it is not valid UTF-8 JSON of an object.
+ */
+export function parseEnvelopeHeader(body: Uint8Array): Record<string, unknown> | undefined {
+  const end = body.indexOf(0x0a);
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(end === -1 ? body : body.subarray(0, end));
+    const header: unknown = JSON.parse(text);
+    return typeof header === "object" && header !== null && !Array.isArray(header)
+      ? (header as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as bytes (replay items are binary), refusing to buffer more than `maxBytes`. */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (declared > maxBytes) return "too-large";
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return "too-large";
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...headers },
+  });
+}
+
+function positiveInteger(value: string | undefined): number | undefined {
+  const number = Number(value);
+  return Number.isInteger(number) && number > 0 ? number : undefined;
+}
