@@ -51,7 +51,8 @@ export async function startIngestStandIn(): Promise<IngestStandIn> {
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`ingest stand-in: ${received.length} of ${count} requests`);
+        if (Date.now() > deadline)
+          throw new Error(`ingest stand-in: ${received.length} of ${count} requests`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return received.slice(0, count);
@@ -66,7 +67,10 @@ export async function startIngestStandIn(): Promise<IngestStandIn> {
 export type EnvelopeItem = { header: Record<string, unknown>; payload: Buffer };
 
 /** Splits a Sentry envelope into its header and items (items may be binary, with a `length`). */
-export function parseEnvelope(body: Buffer): { header: Record<string, string | undefined>; items: EnvelopeItem[] } {
+export function parseEnvelope(body: Buffer): {
+  header: Record<string, string | undefined>;
+  items: EnvelopeItem[];
+} {
   let offset = 0;
   const readLine = () => {
     const end = body.indexOf(0x0a, offset);

@@ -1,4 +1,4 @@
-import { data, redirect, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
+import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { describe, expect, test } from "vitest";
 import {
   beforeSend,
@@ -38,7 +38,9 @@ describe("transactions left out (SPEC C8)", () => {
   });
 
   test("a server transaction answered 404 is dropped", () => {
-    expect(isDroppedTransaction({ transaction: "GET /x", contexts: { response: { status_code: 404 } } })).toBe(true);
+    expect(
+      isDroppedTransaction({ transaction: "GET /x", contexts: { response: { status_code: 404 } } }),
+    ).toBe(true);
   });
 
   test.each([
@@ -46,11 +48,16 @@ describe("transactions left out (SPEC C8)", () => {
     ["named after nothing", undefined, {}],
     ["marked unresolved", "/items/:id", { "route.resolved": false }],
   ])("a navigation %s is dropped", (_, name, data) => {
-    expect(isDroppedTransaction({ transaction: name, contexts: { trace: { op: "navigation", data } } })).toBe(true);
+    expect(isDroppedTransaction({ transaction: name, contexts: { trace: { op: "navigation", data } } })).toBe(
+      true,
+    );
   });
 
   test("a resolved navigation is kept", () => {
-    const event = { transaction: "/items/:id", contexts: { trace: { op: "navigation", data: { "route.resolved": true } } } };
+    const event = {
+      transaction: "/items/:id",
+      contexts: { trace: { op: "navigation", data: { "route.resolved": true } } },
+    };
     expect(beforeSendTransaction(event)).toBe(event);
   });
 

@@ -92,14 +92,19 @@ describe("envelopeUrl", () => {
 
   test("can point at a test stand-in", () => {
     if (!dsn) throw new Error("unparsed");
-    expect(envelopeUrl(dsn, "http://127.0.0.1:9999").href).toBe("http://127.0.0.1:9999/api/456/envelope/?hsts=0");
+    expect(envelopeUrl(dsn, "http://127.0.0.1:9999").href).toBe(
+      "http://127.0.0.1:9999/api/456/envelope/?hsts=0",
+    );
   });
 });
 
 describe("loopbackOrigin (the test-only ingest override)", () => {
-  test.each(["http://127.0.0.1:9999", "http://localhost:9999", "http://[::1]:9999/"])("accepts %s", (value) => {
-    expect(loopbackOrigin(value)).toBe(new URL(value).origin);
-  });
+  test.each(["http://127.0.0.1:9999", "http://localhost:9999", "http://[::1]:9999/"])(
+    "accepts %s",
+    (value) => {
+      expect(loopbackOrigin(value)).toBe(new URL(value).origin);
+    },
+  );
 
   test.each([
     "",

@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
@@ -26,19 +26,28 @@ afterAll(async () => {
 
 beforeEach(() => {
   ingest.received.length = 0;
-  ingest.answerWith((_, response) => response.writeHead(200, { "Content-Type": "application/json" }).end("{}"));
+  ingest.answerWith((_, response) =>
+    response.writeHead(200, { "Content-Type": "application/json" }).end("{}"),
+  );
 });
 
 /** An envelope with an event item and a binary item (as replay recordings are). */
-function envelope(headerFields: Record<string, unknown> = { dsn: DSN }): Buffer {
+function envelope(headerFields: Record<string, unknown> = { dsn: DSN }): Uint8Array<ArrayBuffer> {
   const binary = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte));
-  return Buffer.concat([
-    Buffer.from(`${JSON.stringify({ event_id: "a".repeat(32), sent_at: "2026-11-21T00:00:00Z", ...headerFields })}\n`),
+  return bytes(
+    Buffer.from(
+      `${JSON.stringify({ event_id: "a".repeat(32), sent_at: "2026-11-21T00:00:00Z", ...headerFields })}\n`,
+    ),
     Buffer.from(`${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "hi" })}\n`),
     Buffer.from(`${JSON.stringify({ type: "replay_recording", length: binary.length })}\n`),
     binary,
     Buffer.from("\n"),
-  ]);
+  );
+}
+
+/** Bytes backed by a plain ArrayBuffer, as fetch bodies are typed. */
+function bytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 function post(path: string, body: BodyInit, headers: Record<string, string> = {}) {
@@ -58,15 +67,18 @@ async function freePort(): Promise<number> {
 }
 
 describe("forwarding", () => {
-  test.each(["/monitoring", "/monitoring/"])("%s forwards the envelope byte for byte to the DSN's project", async (path) => {
-    const body = envelope();
-    const response = await post(`${path}?${QUERY}`, body);
-    expect(response.status).toBe(200);
-    const [received] = await ingest.waitFor(1);
-    expect(received?.url).toBe(UPSTREAM_PATH);
-    expect(received?.body.equals(body)).toBe(true);
-    expect(received?.headers["content-type"]).toBe("text/plain;charset=UTF-8");
-  });
+  test.each(["/monitoring", "/monitoring/"])(
+    "%s forwards the envelope byte for byte to the DSN's project",
+    async (path) => {
+      const body = envelope();
+      const response = await post(`${path}?${QUERY}`, body);
+      expect(response.status).toBe(200);
+      const [received] = await ingest.waitFor(1);
+      expect(received?.url).toBe(UPSTREAM_PATH);
+      expect(received?.body.equals(body)).toBe(true);
+      expect(received?.headers["content-type"]).toBe("text/plain;charset=UTF-8");
+    },
+  );
 
   test("forwards the client's IP and never its cookies or credentials", async () => {
     await post(`/monitoring?${QUERY}`, envelope(), {
@@ -134,13 +146,16 @@ describe("refusals (nothing is forwarded)", () => {
     ["an empty body", Buffer.alloc(0)],
     ["a header that is not JSON", Buffer.from("not json\n{}")],
     ["a header that is an array", Buffer.from("[1,2]\n{}")],
-    ["a header that is not UTF-8", Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])],
+    [
+      "a header that is not UTF-8",
+      Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    ],
   ])("%s answers 400", async (_, body) => {
     expect((await post(`/monitoring?${QUERY}`, body)).status).toBe(400);
   });
 
   test("a body over 1 MiB answers 413", async () => {
-    const body = Buffer.concat([envelope(), Buffer.alloc(1_048_576)]);
+    const body = bytes(envelope(), Buffer.alloc(1_048_576));
     expect((await post(`/monitoring?${QUERY}`, body)).status).toBe(413);
   });
 
@@ -181,7 +196,10 @@ describe("when Sentry is unreachable", () => {
       vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: `http://127.0.0.1:${await freePort()}` },
     });
     try {
-      const response = await fetch(new URL(`/monitoring?${QUERY}`, down.url), { method: "POST", body: envelope() });
+      const response = await fetch(new URL(`/monitoring?${QUERY}`, down.url), {
+        method: "POST",
+        body: envelope(),
+      });
       expect(response.status).toBe(502);
     } finally {
       await down.close();

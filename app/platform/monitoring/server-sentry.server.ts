@@ -12,6 +12,9 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     environment: env.SENTRY_ENVIRONMENT || "production",
     release: env.CF_VERSION_METADATA?.id || undefined,
     tracesSampleRate: sampleRate(env.SENTRY_TRACES_SAMPLE_RATE),
+    // Whole transactions, not streamed spans: SPEC C8 drops a 404 page's transaction, which can only be
+    // decided once it has ended (streamed segments go out before their outcome is known).
+    traceLifecycle: "static",
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingestDsn && testOrigin && { tunnel: envelopeUrl(ingestDsn, testOrigin).href }),
     beforeSend,

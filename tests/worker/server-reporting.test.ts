@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import {
+  type IngestStandIn,
+  receivedEvents,
+  receivedTransactions,
+  startIngestStandIn,
+} from "../support/ingest-stand-in.ts";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+
+const DSN = "https://0123456789abcdef0123456789abcdef@o4500000000000001.ingest.sentry.io/4500000000000002";
+const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+
+beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  app = await serveBuild({
+    vars: {
+      ...TEST_VARS,
+      SENTRY_DSN: DSN,
+      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
+      SENTRY_TRACES_SAMPLE_RATE: "1",
+    },
+    onLog: () => {},
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+});
+
+beforeEach(() => {
+  ingest.received.length = 0;
+});
+
+function get(path: string) {
+  return fetch(new URL(path, app.url), { redirect: "manual", signal: AbortSignal.timeout(10_000) });
+}
+
+/** Envelopes are flushed after the response (waitUntil): give them time to arrive, then read them all. */
+async function settle() {
+  await new Promise((resolve) => setTimeout(resolve, 750));
+}
+
+describe("server errors", () => {
+  test("each is reported once, tagged with the digest the page shows", async () => {
+    const html = await (await get("/failures/loader")).text();
+    const digest = html.match(DIGEST)?.[1];
+    await ingest.waitFor(1);
+    await settle();
+    const events = receivedEvents(ingest.received);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest });
+    expect(JSON.stringify(events[0]?.exception)).toContain("Reference failure: this loader throws");
+  });
+
+  test("a render error is reported once with its digest", async () => {
+    const html = await (await get("/failures/render")).text();
+    await ingest.waitFor(1);
+    await settle();
+    const events = receivedEvents(ingest.received);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: html.match(DIGEST)?.[1] });
+  });
+
+  test("the page data request of a failing loader is reported once too", async () => {
+    await (await get("/failures/loader.data")).text();
+    await ingest.waitFor(1);
+    await settle();
+    expect(receivedEvents(ingest.received)).toHaveLength(1);
+  });
+});
+
+describe("what is not reported (SPEC C8)", () => {
+  test("404s, thrown redirects and 405s produce no error event and no 404 transaction", async () => {
+    await (await get("/items/nope")).text();
+    await (await get("/no/such/page.data")).text();
+    await (await get("/items/AMS")).text();
+    await (await get("/items/AMS.data")).text();
+    await (
+      await fetch(new URL("/now", app.url), { method: "DELETE", signal: AbortSignal.timeout(10_000) })
+    ).text();
+    await settle();
+    expect(receivedEvents(ingest.received)).toEqual([]);
+    const statuses = receivedTransactions(ingest.received).map(
+      (transaction) =>
+        (transaction.contexts as { trace?: { data?: Record<string, unknown> } }).trace?.data?.[
+          "http.response.status_code"
+        ],
+    );
+    expect(statuses).not.toContain(404);
+  });
+
+  test("a successful page is traced (so the 404 case above can fail)", async () => {
+    await (await get("/now")).text();
+    await ingest.waitFor(1);
+    await settle();
+    expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+  });
+});
+
+describe("reporting never holds up a response", () => {
+  test.each([
+    ["Sentry's host does not resolve", {}],
+    ["the ingest never answers", "hang"],
+  ])("pages answer when %s", async (_, mode) => {
+    const silent = await startIngestStandIn();
+    silent.answerWith(() => {});
+    const unreachable = await serveBuild({
+      vars: {
+        ...TEST_VARS,
+        SENTRY_DSN: DSN,
+        SENTRY_TRACES_SAMPLE_RATE: "1",
+        ...(mode === "hang" && { SENTRY_INGEST_TEST_ORIGIN: silent.origin }),
+      },
+      onLog: () => {},
+    });
+    try {
+      for (const path of ["/now", "/failures/loader", "/items/ams.data", "/now", "/failures/loader"]) {
+        // A hang fails here (the signal aborts); the time itself is measured in bench/, not asserted.
+        const response = await fetch(new URL(path, unreachable.url), { signal: AbortSignal.timeout(5_000) });
+        await response.text();
+        expect([200, 500]).toContain(response.status);
+      }
+    } finally {
+      await unreachable.close();
+      await silent.close();
+    }
+  });
+});
