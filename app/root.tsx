@@ -1,10 +1,14 @@
 import type { ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesHref from "./app.css?url";
 import { ErrorPage, errorTitle } from "./components/error-page";
 import { SiteNav } from "./components/site-nav";
+import { browserMonitoringConfig } from "./platform/monitoring/browser-config.server";
+import { EARLY_ERRORS_SCRIPT } from "./platform/monitoring/early-errors";
+import { useRouteMonitoring } from "./platform/monitoring/use-route-monitoring";
 import { useNonce } from "./platform/nonce";
+import { getRequestPlatform } from "./platform/request-context";
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? [{ title: errorTitle(error) }] : []);
 
@@ -13,13 +17,24 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
 ];
 
+// Pre-rendered pages run this at build time: their browser config is the build's (README, "Error reporting").
+export function loader({ context }: Route.LoaderArgs) {
+  return { monitoring: browserMonitoringConfig(getRequestPlatform(context).env) };
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const monitoring = useRouteLoaderData<typeof loader>("root")?.monitoring ?? null;
+  useRouteMonitoring(monitoring);
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {monitoring ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours (early-errors.ts)
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_ERRORS_SCRIPT }} />
+        ) : null}
         <Meta />
         <Links />
       </head>

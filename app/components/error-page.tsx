@@ -1,5 +1,7 @@
+import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
 import { isServerErrorResponse } from "../platform/errors/server-error-payload";
+import { markPageStatus } from "../platform/monitoring/browser-monitoring";
 
 /** SPEC C1, word for word (the wording of the original app's framework). */
 export const SERVER_ERROR_MESSAGE =
@@ -9,6 +11,12 @@ export const CLIENT_ERROR_MESSAGE =
 
 /** The route-level error page: not found, other HTTP errors, and the generic application error. */
 export function ErrorPage({ error }: { error: unknown }) {
+  const status = isRouteErrorResponse(error) ? error.status : undefined;
+  useEffect(() => {
+    // A 404 page's transaction is left out of reporting (SPEC C8).
+    if (status !== undefined) markPageStatus(status);
+  }, [status]);
+
   if (isServerErrorResponse(error)) {
     return (
       <section className="app-error" role="alert">

@@ -1,0 +1,72 @@
+import {
+  browserTracingIntegration,
+  captureException,
+  getClient,
+  init,
+  type Span,
+  startBrowserTracingNavigationSpan,
+  startBrowserTracingPageLoadSpan,
+  updateSpanName,
+} from "@sentry/react";
+import type { BrowserMonitoringConfig } from "./browser-config.server";
+import type { BrowserReporter, PageView } from "./browser-monitoring";
+import { beforeSend, beforeSendTransaction } from "./event-filters";
+
+/** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
+const SENTRY_SOURCE = "sentry.source";
+
+/**
+ * The Sentry browser SDK, loaded lazily (never in the first-load JavaScript). Page loads and navigations
+ * are traced by hand so each transaction is named by its route pattern and marked when it resolved.
+ */
+export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserReporter {
+  init({
+    dsn: config.dsn,
+    tunnel: config.tunnel,
+    environment: config.environment,
+    release: config.release,
+    tracesSampleRate: config.tracesSampleRate,
+    traceLifecycle: "static",
+    integrations: [browserTracingIntegration({ instrumentPageLoad: false, instrumentNavigation: false })],
+    beforeSend,
+    beforeSendTransaction,
+  });
+  const client = getClient();
+  let navigation: Span | undefined;
+
+  return {
+    captureException(error) {
+      captureException(error, { mechanism: { type: "react-router", handled: false } });
+    },
+    pageLoad(page) {
+      if (!client) return;
+      startBrowserTracingPageLoadSpan(client, {
+        name: page.pattern,
+        startTime: performance.timeOrigin / 1000,
+        attributes: pageAttributes(page),
+      });
+    },
+    navigationStart(to) {
+      if (!client) return;
+      // Named after the target until it resolves; one that never does is dropped (SPEC C8).
+      navigation = startBrowserTracingNavigationSpan(client, {
+        name: to,
+        attributes: { [SENTRY_SOURCE]: "url", "route.resolved": false },
+      });
+    },
+    navigationEnd(page) {
+      if (!navigation) return;
+      updateSpanName(navigation, page.pattern);
+      navigation.setAttributes(pageAttributes(page));
+      navigation = undefined;
+    },
+  };
+}
+
+function pageAttributes(page: PageView) {
+  return {
+    [SENTRY_SOURCE]: "route",
+    "route.resolved": true,
+    ...(page.status !== undefined && { "http.response.status_code": page.status }),
+  };
+}

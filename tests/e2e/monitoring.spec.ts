@@ -1,0 +1,187 @@
+import {
+  type IngestStandIn,
+  receivedEvents,
+  receivedTransactions,
+  startIngestStandIn,
+} from "../support/ingest-stand-in.ts";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+
+const DSN = "https://0123456789abcdef0123456789abcdef@o4500000000000001.ingest.sentry.io/4500000000000002";
+const TUNNEL = "/monitoring?o=4500000000000001&p=4500000000000002";
+const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+
+// This file runs its own server: reporting on, sent to a stand-in for Sentry that the test reads.
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  app = await serveBuild({
+    vars: {
+      ...TEST_VARS,
+      SENTRY_DSN: DSN,
+      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
+      SENTRY_TRACES_SAMPLE_RATE: "1",
+    },
+    onLog: () => {},
+  });
+});
+
+test.afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+});
+
+test.beforeEach(() => {
+  ingest.received.length = 0;
+});
+
+function url(path: string): string {
+  return new URL(path, app.url).href;
+}
+
+type Transaction = {
+  transaction?: string;
+  contexts?: { trace?: { op?: string; data?: Record<string, unknown> } };
+};
+
+/** Waits until a browser transaction named `name` reached the stand-in: the SDK is loaded and sending. */
+async function waitForTransaction(name: string): Promise<void> {
+  await expect
+    .poll(
+      () => (receivedTransactions(ingest.received) as Transaction[]).some((t) => t.transaction === name),
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(true);
+}
+
+function browserTransactions(): Transaction[] {
+  return (receivedTransactions(ingest.received) as Transaction[]).filter((transaction) =>
+    ["pageload", "navigation"].includes(transaction.contexts?.trace?.op ?? ""),
+  );
+}
+
+for (const path of ["/", "/now"]) {
+  test(`the first-load scripts of ${path} contain no Sentry code`, async ({ request }) => {
+    const html = await (await request.get(url(path))).text();
+    const sources = [
+      ...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+)"/g),
+    ].map((match) => match[1] ?? "");
+    expect(sources.length).toBeGreaterThan(2);
+    for (const source of sources) {
+      const code = await (await request.get(url(source))).text();
+      expect(code, source).not.toMatch(/__SENTRY__|sentry\.javascript|@sentry\//);
+    }
+  });
+}
+
+test("the Sentry SDK does load after hydration (so the check above can fail)", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => scripts.push(new URL(response.url()).pathname));
+  await page.goto(url("/now"));
+  await waitForTransaction("/now");
+  const sdk = await Promise.all(
+    scripts
+      .filter((path) => path.endsWith(".js"))
+      .map(async (path) => (await page.request.get(url(path))).text()),
+  );
+  expect(sdk.some((code) => /sentry\.javascript/.test(code))).toBe(true);
+});
+
+test("a client error is reported once, through /monitoring", async ({ page, pageProblems }) => {
+  pageProblems.expect(/Reference failure: this component throws in the browser/);
+  const tunnelled: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/monitoring"))
+      tunnelled.push(new URL(request.url()).pathname + new URL(request.url()).search);
+  });
+  await page.goto(url("/failures/client"));
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Throw in the browser" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
+
+  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const events = receivedEvents(ingest.received);
+  expect(events).toHaveLength(1);
+  expect(JSON.stringify(events[0]?.exception)).toContain("this component throws in the browser");
+  expect(tunnelled.length).toBeGreaterThan(0);
+  expect(tunnelled.every((path) => path === TUNNEL)).toBe(true);
+});
+
+test("an error thrown before the SDK loads is buffered and reported", async ({ page, pageProblems }) => {
+  pageProblems.expect(/early failure before the SDK/);
+  // Thrown before the load event; the SDK is only imported after it, when the browser is idle.
+  await page.addInitScript(() => {
+    document.addEventListener("DOMContentLoaded", () => {
+      setTimeout(() => {
+        throw new Error("early failure before the SDK");
+      });
+    });
+  });
+  await page.goto(url("/now"));
+  await expect
+    .poll(() => JSON.stringify(receivedEvents(ingest.received)), { timeout: 15_000 })
+    .toContain("early failure before the SDK");
+});
+
+test("a server error is reported once, by the server, with the digest on the page", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/failures/loader"));
+  const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
+  await waitForTransaction("/failures/loader");
+  await page.waitForTimeout(500);
+  const events = receivedEvents(ingest.received);
+  expect(events).toHaveLength(1);
+  expect(events[0]?.tags).toMatchObject({ digest });
+});
+
+test("a 404 page and a back navigation leave no 404 or incomplete transaction", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+
+  await page.getByRole("link", { name: "Tokyo" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await navigateWithRouter(page, "/items/atlantis");
+  await expect(page.getByText("This page could not be found.")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await page.goto(url("/no/such/page"));
+  await page.goto(url("/now"));
+  await waitForTransaction("/now");
+
+  const transactions = browserTransactions();
+  const names = transactions.map((transaction) => transaction.transaction);
+  expect(names).toContain("/items/:id");
+  for (const transaction of transactions) {
+    expect(transaction.transaction).toMatch(/^\//);
+    expect(transaction.contexts?.trace?.data?.["route.resolved"]).toBe(true);
+    expect(transaction.contexts?.trace?.data?.["http.response.status_code"]).not.toBe(404);
+  }
+  expect(names).not.toContain("/items/atlantis");
+  expect(names).not.toContain("-1");
+});
+
+test("a thrown redirect produces no error event", async ({ page }) => {
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+  await navigateWithRouter(page, "/items/NRT");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await (await page.request.get(url("/items/AMS"), { maxRedirects: 0 })).text();
+  await page.waitForTimeout(1_500);
+  expect(receivedEvents(ingest.received)).toEqual([]);
+});
