@@ -15,7 +15,13 @@ let app: ServedBuild;
 beforeAll(async () => {
   ingest = await startIngestStandIn();
   app = await serveBuild({
-    vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin, SENTRY_TUNNEL_TIMEOUT_MS: "1000" },
+    vars: {
+      SENTRY_DSN: DSN,
+      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
+      SENTRY_TUNNEL_TIMEOUT_MS: "1000",
+      // Everything else is traced: the tunnel must still send nothing of its own.
+      SENTRY_TRACES_SAMPLE_RATE: "1",
+    },
   });
 });
 
@@ -79,6 +85,15 @@ describe("forwarding", () => {
       expect(received?.headers["content-type"]).toBe("text/plain;charset=UTF-8");
     },
   );
+
+  test("a tunnel request is not itself traced or reported: only the envelope arrives", async () => {
+    await post(`/monitoring?${QUERY}`, envelope());
+    await post(`/monitoring?${QUERY}`, bytes(Buffer.from("not an envelope")));
+    await ingest.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 750));
+    expect(ingest.received).toHaveLength(1);
+    expect(ingest.received[0]?.body.includes(Buffer.from('"type":"transaction"'))).toBe(false);
+  });
 
   test("forwards the client's IP and never its cookies or credentials", async () => {
     await post(`/monitoring?${QUERY}`, envelope(), {
