@@ -5,6 +5,9 @@ export default {
   ssr: true,
   // Static pages are rendered once at build time and served as assets (SPEC C5 "static").
   prerender: [...STATIC_PAGE_PATHS],
+  // The whole route manifest ships with the page: prefetch and the route-loading time-out need every
+  // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md).
+  routeDiscovery: { mode: "initial" },
   future: {
     // Pre-render through Vite's preview server, i.e. in workerd with the Worker's real bindings: the
     // default pre-renderer imports a Node server build, which a Cloudflare build does not have

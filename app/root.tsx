@@ -7,6 +7,7 @@ import { SiteNav } from "./components/site-nav";
 import { browserMonitoringConfig } from "./platform/monitoring/browser-config.server";
 import { EARLY_ERRORS_SCRIPT } from "./platform/monitoring/early-errors";
 import { useRouteMonitoring } from "./platform/monitoring/use-route-monitoring";
+import { useNavigationPlatform } from "./platform/navigation/use-navigation-platform";
 import { useNonce } from "./platform/nonce";
 import { getRequestPlatform } from "./platform/request-context";
 
@@ -26,6 +27,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const monitoring = useRouteLoaderData<typeof loader>("root")?.monitoring ?? null;
   useRouteMonitoring(monitoring);
+  useNavigationPlatform();
   return (
     <html lang="en">
       <head>

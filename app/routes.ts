@@ -6,6 +6,8 @@ export default [
   route("now", "routes/now.tsx"),
   route("items", "routes/items.tsx"),
   route("items/:id", "routes/item.tsx"),
+  route("glossary", "routes/glossary.tsx"),
+  route("glossary/:slug", "routes/glossary-term.tsx"),
   // Reference failures for the application-error page; 404 unless ENABLE_FAILURE_ROUTES is "true".
   ...prefix("failures", [
     route("loader", "routes/failure-loader.tsx"),

@@ -1,21 +1,33 @@
-import { NavLink } from "react-router";
+import { useLocation } from "react-router";
+import { AppLink } from "./app-link";
 
 const NAV_LINKS = [
   { to: "/", label: "Home" },
   { to: "/about", label: "About" },
   { to: "/now", label: "Now" },
   { to: "/items", label: "Items" },
+  { to: "/glossary", label: "Glossary" },
 ] as const;
 
 export function SiteNav() {
+  const { pathname } = useLocation();
   return (
     <header className="site-header">
       <nav aria-label="Main">
-        {NAV_LINKS.map(({ to, label }) => (
-          <NavLink key={to} to={to} end={to === "/"}>
-            {label}
-          </NavLink>
-        ))}
+        {NAV_LINKS.map(({ to, label }) => {
+          const active = to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
+          return (
+            <AppLink
+              key={to}
+              to={to}
+              prefetch="intent"
+              className={active ? "active" : undefined}
+              aria-current={active ? "page" : undefined}
+            >
+              {label}
+            </AppLink>
+          );
+        })}
       </nav>
     </header>
   );

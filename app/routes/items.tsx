@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { AppLink } from "../components/app-link";
 import { EDGE_LOCATIONS } from "../data/edge-locations";
 import type { Route } from "./+types/items";
 
@@ -15,7 +15,9 @@ export default function Items({ loaderData }: Route.ComponentProps) {
       <ul className="items">
         {loaderData.locations.map((location) => (
           <li key={location.id}>
-            <Link to={`/items/${location.id}`}>{location.city}</Link>
+            <AppLink to={`/items/${location.id}`} prefetch="viewport">
+              {location.city}
+            </AppLink>
           </li>
         ))}
       </ul>

@@ -1,3 +1,4 @@
+import { NavigationControls } from "../components/navigation-controls";
 import type { Route } from "./+types/now";
 
 export const meta: Route.MetaFunction = () => [{ title: "Now · Edge app" }];
@@ -20,6 +21,7 @@ export default function Now({ loaderData }: Route.ComponentProps) {
         {colo ? ` in the ${colo} data center` : ""}
         {country ? ` for a visitor from ${country}` : ""}.
       </p>
+      <NavigationControls />
     </>
   );
 }

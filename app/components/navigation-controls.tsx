@@ -1,0 +1,31 @@
+import { useNavigation } from "react-router";
+import { useAppRouter } from "../platform/navigation/use-app-router";
+
+/** Visible controls for each router verb (SPEC C2), on the reference pages. */
+export function NavigationControls() {
+  const router = useAppRouter();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section className="navigation-controls" aria-label="Navigation controls">
+      <button type="button" onClick={() => router.back()}>
+        Back
+      </button>
+      <button type="button" onClick={() => router.forward()}>
+        Forward
+      </button>
+      <button type="button" onClick={() => router.refresh()}>
+        Refresh
+      </button>
+      <button type="button" onClick={() => router.push("/items")}>
+        Push /items
+      </button>
+      <button type="button" onClick={() => router.replace("/glossary")}>
+        Replace with /glossary
+      </button>
+      <button type="button" onClick={() => router.prefetch("/about")}>
+        Prefetch /about
+      </button>
+      {busy ? <span role="status">Loading…</span> : null}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useMemo } from "react";
+import { type To, useHref, useNavigate, useRevalidator } from "react-router";
+import { prefetchPage } from "./navigation-platform";
+
+export type AppRouter = {
+  /** Client navigation to `to`, adding a history entry. */
+  push(to: To): Promise<void>;
+  /** Client navigation to `to`, replacing the current history entry. */
+  replace(to: To): Promise<void>;
+  back(): Promise<void>;
+  forward(): Promise<void>;
+  /** Re-runs the current page's loaders: no document reload, client state kept. */
+  refresh(): Promise<void>;
+  /** Queues what a navigation to `to` needs (SPEC C5: bounded, stale times, save-data aware). */
+  prefetch(to: To): void;
+};
+
+/** SPEC C2: the router verbs, on top of React Router. */
+export function useAppRouter(): AppRouter {
+  const navigate = useNavigate();
+  const { revalidate } = useRevalidator();
+  const base = useHref(".");
+  return useMemo(
+    () => ({
+      push: async (to) => navigate(to),
+      replace: async (to) => navigate(to, { replace: true }),
+      back: async () => navigate(-1),
+      forward: async () => navigate(1),
+      refresh: () => revalidate(),
+      prefetch: (to) =>
+        prefetchPage(
+          typeof to === "string" ? new URL(to, new URL(base, window.location.href)).href : hrefOf(to),
+        ),
+    }),
+    [navigate, revalidate, base],
+  );
+}
+
+function hrefOf(to: Exclude<To, string>): string {
+  return `${to.pathname ?? window.location.pathname}${to.search ?? ""}${to.hash ?? ""}`;
+}

@@ -1,0 +1,39 @@
+/** A page-data response kept in memory: enough to answer React Router's fetch again, byte for byte. */
+export type StoredResponse = { status: number; headers: [string, string][]; body: ArrayBuffer };
+
+/**
+ * Prefetched page data, each entry kept for its page's stale time (SPEC C5). A stale entry is never
+ * served; an entry with a stale time of 0 is never stored.
+ */
+export class PageDataCache {
+  readonly #entries = new Map<string, { stored: StoredResponse; expiresAt: number }>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  set(key: string, stored: StoredResponse, staleTimeMs: number): void {
+    if (staleTimeMs <= 0) return;
+    this.#entries.set(key, { stored, expiresAt: this.#now() + staleTimeMs });
+  }
+
+  /** The entry if it is still fresh; expired entries are dropped. */
+  getFresh(key: string): StoredResponse | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (this.#now() >= entry.expiresAt) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.stored;
+  }
+
+  isFresh(key: string): boolean {
+    return this.getFresh(key) !== undefined;
+  }
+}
+
+export function toResponse(stored: StoredResponse): Response {
+  return new Response(stored.body.slice(0), { status: stored.status, headers: stored.headers });
+}

@@ -1,0 +1,93 @@
+/**
+ * A queue of prefetch requests that never has more than `concurrency` in flight (SPEC C5). Requests
+ * wait in order; none is dropped; a request already queued or in flight is not made twice. When a page
+ * is navigated to, its queued requests are promoted: they start at once and no longer count as
+ * prefetches (they are the navigation).
+ */
+export class PrefetchQueue {
+  readonly #concurrency: number;
+  readonly #queued: { key: string; run: () => Promise<void>; settle: Settle }[] = [];
+  readonly #pending = new Map<string, Promise<void>>();
+  #prefetchesInFlight = 0;
+  #mostInFlight = 0;
+
+  constructor(concurrency: number) {
+    this.#concurrency = concurrency;
+  }
+
+  /** Adds a prefetch; resolves when it has run. The same key while queued or in flight shares one run. */
+  enqueue(key: string, run: () => Promise<void>): Promise<void> {
+    const pending = this.#pending.get(key);
+    if (pending) return pending;
+    let settle: Settle = { resolve: () => {}, reject: () => {} };
+    const promise = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    promise.catch(() => {});
+    this.#pending.set(key, promise);
+    this.#queued.push({ key, run, settle });
+    this.#drain();
+    return promise;
+  }
+
+  /** The navigation needs `key` now: start it if it is still queued; share it if it is running. */
+  promote(key: string): Promise<void> | undefined {
+    const index = this.#queued.findIndex((entry) => entry.key === key);
+    if (index !== -1) {
+      const [entry] = this.#queued.splice(index, 1);
+      if (entry) this.#start(entry, false);
+    }
+    return this.#pending.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#pending.has(key);
+  }
+
+  get queuedCount(): number {
+    return this.#queued.length;
+  }
+
+  get inFlightCount(): number {
+    return this.#prefetchesInFlight;
+  }
+
+  /** The most prefetches ever in flight at once (for tests and benchmarks). */
+  get mostInFlight(): number {
+    return this.#mostInFlight;
+  }
+
+  #drain(): void {
+    while (this.#prefetchesInFlight < this.#concurrency) {
+      const entry = this.#queued.shift();
+      if (!entry) return;
+      this.#start(entry, true);
+    }
+  }
+
+  #start(entry: { key: string; run: () => Promise<void>; settle: Settle }, asPrefetch: boolean): void {
+    if (asPrefetch) {
+      this.#prefetchesInFlight++;
+      this.#mostInFlight = Math.max(this.#mostInFlight, this.#prefetchesInFlight);
+    }
+    const finish = () => {
+      this.#pending.delete(entry.key);
+      if (asPrefetch) this.#prefetchesInFlight--;
+      this.#drain();
+    };
+    Promise.resolve()
+      .then(entry.run)
+      .then(
+        () => {
+          finish();
+          entry.settle.resolve();
+        },
+        (error: unknown) => {
+          finish();
+          entry.settle.reject(error);
+        },
+      );
+  }
+}
+
+type Settle = { resolve: () => void; reject: (error: unknown) => void };

@@ -1,0 +1,28 @@
+import { AppLink } from "../components/app-link";
+import { GLOSSARY } from "../data/glossary";
+import type { Route } from "./+types/glossary";
+
+export const meta: Route.MetaFunction = () => [{ title: "Glossary · Edge app" }];
+
+// Runs once, at build time: this page is pre-rendered (app/platform/static-pages.ts).
+export function loader() {
+  return { terms: GLOSSARY.map(({ slug, term }) => ({ slug, term })) };
+}
+
+export default function Glossary({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <h1>Glossary</h1>
+      <p>Every term is a static page; all of them are prefetched as this page renders, five at a time.</p>
+      <ul className="glossary">
+        {loaderData.terms.map(({ slug, term }) => (
+          <li key={slug}>
+            <AppLink to={`/glossary/${slug}`} prefetch="render">
+              {term}
+            </AppLink>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
