@@ -16,14 +16,17 @@ function get(path: string, init?: RequestInit) {
 }
 
 describe("static pages (pre-rendered at build time, served as assets)", () => {
-  test.each(["/", "/about"])("%s answers 200 with the same build-time HTML every time", async (path) => {
-    const first = await get(path);
-    const second = await get(path);
-    expect(first.status).toBe(200);
-    expect(first.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(first.headers.get("etag")).toBeTruthy();
-    expect(await first.text()).toBe(await second.text());
-  });
+  test.each(["/", "/about", "/glossary", "/glossary/edge"])(
+    "%s answers 200 with the same build-time HTML every time",
+    async (path) => {
+      const first = await get(path);
+      const second = await get(path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(first.headers.get("etag")).toBeTruthy();
+      expect(await first.text()).toBe(await second.text());
+    },
+  );
 
   test("/about/ redirects to /about", async () => {
     const response = await get("/about/");
