@@ -1,4 +1,5 @@
 import type { Config } from "@react-router/dev/config";
+import { EXTRA_ACTION_ORIGINS } from "./app/platform/action-origins.ts";
 import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
 
 export default {
@@ -8,6 +9,8 @@ export default {
   // The whole route manifest ships with the page: prefetch and the route-loading time-out need every
   // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md).
   routeDiscovery: { mode: "initial" },
+  // React Router's own cross-origin action check (a second line behind the Worker's), fed the same list.
+  allowedActionOrigins: EXTRA_ACTION_ORIGINS.map((origin) => new URL(origin).host),
   future: {
     // Pre-render through Vite's preview server, i.e. in workerd with the Worker's real bindings: the
     // default pre-renderer imports a Node server build, which a Cloudflare build does not have

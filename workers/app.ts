@@ -1,11 +1,15 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { withSentry } from "@sentry/cloudflare";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { EXTRA_ACTION_ORIGINS } from "../app/platform/action-origins";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { serverSentryOptions } from "../app/platform/monitoring/server-sentry.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
+import { isCrossSiteMutation } from "./same-origin";
+
+const extraActionOrigins = new Set(EXTRA_ACTION_ORIGINS);
 
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
@@ -27,6 +31,13 @@ export default {
     if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
       const settings = tunnelSettings(env);
       return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
+    }
+    // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
+    if (isCrossSiteMutation(request, extraActionOrigins)) {
+      return new Response("Forbidden: this request comes from another site.", {
+        status: 403,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
     }
     // Without a DSN, reporting is off and the SDK is not even on the request's path.
     return env.SENTRY_DSN ? monitoredApp.fetch(request, env, ctx) : app.fetch(request, env, ctx);

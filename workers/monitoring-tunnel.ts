@@ -1,4 +1,5 @@
 import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "../app/platform/constants";
+import { readLimitedBody, TOO_LARGE } from "../app/platform/http/read-limited-body";
 import {
   envelopeUrl,
   isSameDsn,
@@ -42,8 +43,8 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
     return plain(403, "Forbidden: not this application's Sentry project.");
   }
 
-  const body = await readBody(request, settings.maxBytes);
-  if (body === "too-large")
+  const body = await readLimitedBody(request, settings.maxBytes);
+  if (body === TOO_LARGE)
     return plain(413, `Payload Too Large: envelopes are limited to ${settings.maxBytes} bytes.`);
   const header = parseEnvelopeHeader(body);
   if (!header) return plain(400, "Bad Request: the envelope header is not a JSON object.");
@@ -95,33 +96,6 @@ export function parseEnvelopeHeader(body: Uint8Array): Record<string, unknown> |
   } catch {
     return undefined;
   }
-}
-
-/** The body as bytes (replay items are binary), refusing to buffer more than `maxBytes`. */
-async function readBody(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
-  const declared = Number(request.headers.get("Content-Length"));
-  if (declared > maxBytes) return "too-large";
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return "too-large";
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {

@@ -29,9 +29,7 @@ export function ErrorPage({ error }: { error: unknown }) {
     return (
       <section className="http-error">
         <h1>{error.status}</h1>
-        <p>
-          {error.status === 404 ? "This page could not be found." : error.statusText || "Request failed."}
-        </p>
+        <p>{httpErrorMessage(error.status, error.statusText, error.data)}</p>
       </section>
     );
   }
@@ -41,6 +39,13 @@ export function ErrorPage({ error }: { error: unknown }) {
       {import.meta.env.DEV && error instanceof Error ? <pre>{error.stack}</pre> : null}
     </section>
   );
+}
+
+/** 404s get a fixed sentence; other 4xx/5xx say what the server said (a short plain message) or their status. */
+function httpErrorMessage(status: number, statusText: string, body: unknown): string {
+  if (status === 404) return "This page could not be found.";
+  if (typeof body === "string" && body.length > 0 && body.length <= 300) return body;
+  return statusText || "Request failed.";
 }
 
 /** The document title for an error page. */

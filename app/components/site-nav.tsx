@@ -7,6 +7,7 @@ const NAV_LINKS = [
   { to: "/now", label: "Now" },
   { to: "/items", label: "Items" },
   { to: "/glossary", label: "Glossary" },
+  { to: "/messages", label: "Messages" },
 ] as const;
 
 export function SiteNav() {

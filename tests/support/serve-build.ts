@@ -1,9 +1,13 @@
-import { resolve } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
 /** The deploy config that @cloudflare/vite-plugin writes next to the built Worker. */
 const BUILT_WORKER_CONFIG = resolve(import.meta.dirname, "../../build/server/wrangler.json");
+const MIGRATIONS_DIR = resolve(import.meta.dirname, "../../migrations");
+/** Where `wrangler ... --local` keeps local state, so `npm start` sees what `wrangler d1 migrations apply --local` did. */
+export const LOCAL_STATE_DIR = resolve(import.meta.dirname, "../../.wrangler/state/v3");
 
 export type ServeBuildOptions = {
   /** 0 (default) picks a free port. */
@@ -12,6 +16,11 @@ export type ServeBuildOptions = {
   vars?: Record<string, string>;
   /** Receives every line the Worker logs (console.*) instead of the terminal. */
   onLog?: (log: WorkerdStructuredLog) => void;
+  /**
+   * Local state directory (D1 and the rest). Without it, storage is in memory and starts empty: the
+   * migrations are applied to it, so every test run starts from a fresh, migrated database.
+   */
+  persistTo?: string;
 };
 
 export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
@@ -24,6 +33,7 @@ export async function serveBuild({
   port = 0,
   vars = {},
   onLog,
+  persistTo,
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // The build is one self-contained ES module, so the config's module rules are not needed.
   const { modulesRules: _unused, ...workerOptions } =
@@ -45,9 +55,20 @@ export async function serveBuild({
     ...options,
     telemetry: { enabled: false },
     ...(onLog && { handleStructuredLogs: onLog }),
+    ...(persistTo && { d1Persist: join(persistTo, "d1") }),
   });
   const url = await miniflare.ready;
+  if (!persistTo) await applyMigrations(miniflare);
   return { url, miniflare, close: () => miniflare.dispose() };
+}
+
+/** Applies migrations/*.sql in order to a fresh in-memory database (what `wrangler d1 migrations apply` does). */
+async function applyMigrations(miniflare: Miniflare): Promise<void> {
+  const db = await miniflare.getD1Database("DB");
+  for (const file of (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith(".sql")).sort()) {
+    const statements = unstable_splitSqlQuery(await readFile(join(MIGRATIONS_DIR, file), "utf8"));
+    await db.batch(statements.map((statement) => db.prepare(statement)));
+  }
 }
 
 /** The variables the test suites run with: the reference failure routes are mounted. */

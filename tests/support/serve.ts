@@ -1,14 +1,19 @@
 /**
  * Serves the production build in workerd until interrupted: `node tests/support/serve.ts [--port N] [--test]`.
- * `--test` mounts the reference failure routes (what the e2e suite runs against).
+ * Storage persists in .wrangler/state (migrated by `wrangler d1 migrations apply DB --local`, see
+ * `npm start`). `--test` is what the e2e suite runs against: the reference failure routes are mounted
+ * and storage is a fresh, migrated in-memory database.
  */
 import { parseArgs } from "node:util";
-import { serveBuild, TEST_VARS } from "./serve-build.ts";
+import { LOCAL_STATE_DIR, serveBuild, TEST_VARS } from "./serve-build.ts";
 
 const { values } = parseArgs({
   options: { port: { type: "string", default: "8787" }, test: { type: "boolean", default: false } },
 });
-const served = await serveBuild({ port: Number(values.port), vars: values.test ? TEST_VARS : {} });
+const served = await serveBuild({
+  port: Number(values.port),
+  ...(values.test ? { vars: TEST_VARS } : { persistTo: LOCAL_STATE_DIR }),
+});
 console.log(`Serving the production build at ${served.url.origin}`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -49,9 +49,13 @@ describe("ErrorPage", () => {
     expect(text).toBe("404\nThis page could not be found.");
   });
 
-  test("a 500 without a digest (thrown on purpose with data()) is an HTTP error page", () => {
-    expect(textOf(new ErrorResponse(503, "Service Unavailable", "maintenance"))).toBe(
-      "503\nService Unavailable",
+  test("a 5xx without a digest (thrown on purpose with data()) is an HTTP error page with its message", () => {
+    expect(textOf(new ErrorResponse(503, "Service Unavailable", "Back in five minutes."))).toBe(
+      "503\nBack in five minutes.",
     );
+  });
+
+  test("an HTTP error without a message shows its status text", () => {
+    expect(textOf(new ErrorResponse(413, "Payload Too Large", null))).toBe("413\nPayload Too Large");
   });
 });

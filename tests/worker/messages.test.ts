@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+
+let app: ServedBuild;
+
+beforeAll(async () => {
+  app = await serveBuild({ vars: TEST_VARS, onLog: () => {} });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function rowCount(): Promise<number> {
+  const db = await app.miniflare.getD1Database("DB");
+  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
+}
+
+async function submissionId(): Promise<string> {
+  const html = await (await fetch(new URL("/messages", app.url))).text();
+  const id = html.match(/name="submissionId" value="([^"]+)"/)?.[1];
+  if (!id) throw new Error("no submission id in the form");
+  return id;
+}
+
+function postForm(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, app.url), {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Origin: app.url.origin, ...headers },
+    redirect: "manual",
+  });
+}
+
+describe("posting a message (post/redirect/get)", () => {
+  test("a valid form stores one row and redirects back to the list, where it shows first", async () => {
+    const before = await rowCount();
+    const response = await postForm("/messages", {
+      submissionId: await submissionId(),
+      name: " Ada ",
+      text: " Hello edge ",
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/messages");
+    expect(await rowCount()).toBe(before + 1);
+    const list = await (await fetch(new URL("/messages", app.url))).text();
+    expect(list).toMatch(/<strong>Ada<\/strong>[\s\S]*?<p>Hello edge<\/p>/);
+  });
+
+  test("a form sent twice with the same submission id stores once", async () => {
+    const id = await submissionId();
+    const before = await rowCount();
+    const responses = await Promise.all([
+      postForm("/messages", { submissionId: id, name: "Bo", text: "twice" }),
+      postForm("/messages", { submissionId: id, name: "Bo", text: "twice" }),
+    ]);
+    expect(responses.map((response) => response.status)).toEqual([303, 303]);
+    expect(await rowCount()).toBe(before + 1);
+  });
+
+  test("the client-side (.data) action stores and redirects too", async () => {
+    const before = await rowCount();
+    const response = await postForm("/messages.data", {
+      submissionId: await submissionId(),
+      name: "Cy",
+      text: "via data",
+    });
+    expect(response.status).toBe(202);
+    expect(await response.text()).toContain("/messages");
+    expect(await rowCount()).toBe(before + 1);
+  });
+});
+
+describe("validation: 400 with a message per field and the typed values kept", () => {
+  test.each([
+    ["an empty name", { name: "  ", text: "hi" }, "Enter your name."],
+    [
+      "a name over 50 characters",
+      { name: "n".repeat(51), text: "hi" },
+      "Use at most 50 characters (51 now).",
+    ],
+    ["an empty message", { name: "Di", text: "\n \t" }, "Write a message."],
+    [
+      "a message over 500 characters",
+      { name: "Di", text: "é".repeat(501) },
+      "Use at most 500 characters (501 now).",
+    ],
+  ])("%s", async (_, fields, message) => {
+    const before = await rowCount();
+    const response = await postForm("/messages", { submissionId: await submissionId(), ...fields });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain(message);
+    expect(html).toContain(fields.name.trim() === "" ? 'name="name"' : `value="${fields.name}"`);
+    expect(await rowCount()).toBe(before);
+  });
+
+  test("exactly 50 and 500 characters (counted as characters, not bytes) are accepted", async () => {
+    const response = await postForm("/messages", {
+      submissionId: await submissionId(),
+      name: "ñ".repeat(50),
+      text: "😀".repeat(500),
+    });
+    expect(response.status).toBe(303);
+  });
+
+  test("a missing submission id is refused with a message, nothing stored", async () => {
+    const before = await rowCount();
+    const response = await postForm("/messages", { name: "Ed", text: "no id" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This form is out of date");
+    expect(await rowCount()).toBe(before);
+  });
+});
+
+describe("bad input is a clear 4xx, never a 500", () => {
+  test("a body over 16 KiB answers 413", async () => {
+    const response = await postForm("/messages", {
+      submissionId: await submissionId(),
+      name: "F",
+      text: "x".repeat(20_000),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("Payload Too Large");
+  });
+
+  test("JSON instead of a form answers 415", async () => {
+    const response = await fetch(new URL("/messages", app.url), {
+      method: "POST",
+      body: JSON.stringify({ name: "G", text: "json" }),
+      headers: { "Content-Type": "application/json", Origin: app.url.origin },
+    });
+    expect(response.status).toBe(415);
+    expect(await response.text()).toContain("Unsupported Media Type");
+  });
+
+  test("a truncated multipart body answers 400", async () => {
+    const response = await fetch(new URL("/messages", app.url), {
+      method: "POST",
+      body: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nHal',
+      headers: { "Content-Type": "multipart/form-data; boundary=b", Origin: app.url.origin },
+    });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("a database failure", () => {
+  test("on write: 503 with a message and a digest, the typed values kept, nothing written", async () => {
+    const db = await app.miniflare.getD1Database("DB");
+    const id = await submissionId();
+    const before = await rowCount();
+    await db.exec(
+      "CREATE TRIGGER refuse_writes BEFORE INSERT ON messages BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    );
+    try {
+      const response = await postForm("/messages", { submissionId: id, name: "Ivy", text: "kept" });
+      expect(response.status).toBe(503);
+      const html = await response.text();
+      expect(html).toMatch(
+        /Your message could not be saved\. Please try again in a moment\. Digest: [0-9a-z]{13}/,
+      );
+      expect(html).toContain('value="Ivy"');
+      expect(html).toContain(">kept</textarea>");
+    } finally {
+      await db.exec("DROP TRIGGER refuse_writes");
+    }
+    expect(await rowCount()).toBe(before);
+  });
+
+  test("on read: the page still offers the form, with a digest for the missing list", async () => {
+    const db = await app.miniflare.getD1Database("DB");
+    await db.exec("ALTER TABLE messages RENAME TO messages_away");
+    try {
+      const response = await fetch(new URL("/messages", app.url));
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toMatch(/The latest messages could not be loaded\. Digest: [0-9a-z]{13}/);
+      expect(html).toContain('name="submissionId"');
+    } finally {
+      await db.exec("ALTER TABLE messages_away RENAME TO messages");
+    }
+  });
+});
+
+describe("SPEC C6: same-origin actions only, refused before any action code runs", () => {
+  test.each([
+    ["a cross-origin document post", "/messages", { Origin: "https://evil.example" }],
+    ["a cross-origin data post", "/messages.data", { Origin: "https://evil.example" }],
+    ["Origin: null", "/messages", { Origin: "null" }],
+    [
+      "Sec-Fetch-Site: cross-site without Origin",
+      "/messages",
+      { Origin: "", "Sec-Fetch-Site": "cross-site" },
+    ],
+    ["Sec-Fetch-Site: same-site without Origin", "/messages", { Origin: "", "Sec-Fetch-Site": "same-site" }],
+    ["a look-alike origin", "/messages", { Origin: "http://127.0.0.1.evil.example" }],
+  ])("%s answers 403 and stores nothing", async (_, path, headers) => {
+    const before = await rowCount();
+    const clean = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ""));
+    const response = await fetch(new URL(path, app.url), {
+      method: "POST",
+      body: new URLSearchParams({ submissionId: await submissionId(), name: "Mallory", text: "forged" }),
+      headers: clean,
+      redirect: "manual",
+    });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toBe("Forbidden: this request comes from another site.");
+    expect(await rowCount()).toBe(before);
+  });
+
+  test.each([
+    ["the same origin", { Origin: "SELF" }],
+    ["Sec-Fetch-Site: same-origin without Origin", { "Sec-Fetch-Site": "same-origin" }],
+    ["a non-browser client (neither header)", {}],
+  ])("%s is allowed", async (_, headers) => {
+    const resolved = Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, value === "SELF" ? app.url.origin : value]),
+    );
+    const response = await fetch(new URL("/messages", app.url), {
+      method: "POST",
+      body: new URLSearchParams({ submissionId: await submissionId(), name: "Ok", text: "allowed" }),
+      headers: resolved,
+      redirect: "manual",
+    });
+    expect(response.status).toBe(303);
+  });
+
+  test("the /monitoring tunnel is not an action: its own rules apply (404 here, reporting off)", async () => {
+    const response = await fetch(new URL("/monitoring", app.url), {
+      method: "POST",
+      body: "{}",
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(response.status).toBe(404);
+  });
+});
