@@ -55,7 +55,8 @@ export async function serveBuild({
     ...options,
     telemetry: { enabled: false },
     ...(onLog && { handleStructuredLogs: onLog }),
-    ...(persistTo && { d1Persist: join(persistTo, "d1") }),
+    // The same layout wrangler uses for `--local` state.
+    ...(persistTo && { resourcePersistencePath: persistTo }),
   });
   const url = await miniflare.ready;
   if (!persistTo) await applyMigrations(miniflare);

@@ -1,0 +1,140 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Page } from "@playwright/test";
+import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
+
+const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|403)/;
+/** The second site has no favicon. */
+const NO_FAVICON = /Failed to load resource: the server responded with a status of 404/;
+
+function unique(label: string): string {
+  return `${label} ${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** How many times a message text appears in the list, read fresh from the server. */
+async function countInList(page: Page, text: string): Promise<number> {
+  const html = await (await page.request.get("/messages")).text();
+  return html.split(`<p>${text}</p>`).length - 1;
+}
+
+test.describe("with JavaScript", () => {
+  test("a message is posted without a document load, the list shows it and the form is ready again", async ({
+    page,
+  }) => {
+    const text = unique("hello from the browser");
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await markDocument(page);
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(await countInList(page, text)).toBe(1);
+  });
+
+  test("invalid input shows the errors next to the fields and keeps what was typed", async ({ page }) => {
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") requests.push(request.url());
+    });
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("   ");
+    await page.getByLabel("Message", { exact: true }).fill("typed and kept");
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByText("Enter your name.")).toBeVisible();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("typed and kept");
+    // The browser applied the server's rules itself: nothing was sent.
+    expect(requests).toEqual([]);
+  });
+
+  test("a double click stores the message once", async ({ page }) => {
+    const text = unique("double click");
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Bo");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).dblclick();
+    await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+    await page.waitForTimeout(300);
+    expect(await countInList(page, text)).toBe(1);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a plain form post stores the message and redirects back to the list", async ({ page }) => {
+    const text = unique("no script");
+    await page.goto("/messages");
+    await page.getByLabel("Name", { exact: true }).fill("Cy");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page).toHaveURL(/\/messages$/);
+    await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+  });
+
+  test("invalid input answers 400 with the errors and the typed values", async ({ page, pageProblems }) => {
+    pageProblems.expect(BAD_REQUEST);
+    await page.goto("/messages");
+    await page.getByLabel("Name", { exact: true }).fill("   ");
+    await page.getByLabel("Message", { exact: true }).fill("kept as typed");
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.request().method() === "POST"),
+      page.getByRole("button", { name: "Post message" }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page.getByText("Enter your name.")).toBeVisible();
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("kept as typed");
+  });
+
+  test("a double click stores the message once", async ({ page }) => {
+    const text = unique("no script double");
+    await page.goto("/messages");
+    await page.getByLabel("Name", { exact: true }).fill("Di");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).dblclick();
+    await expect(page).toHaveURL(/\/messages$/);
+    await page.waitForTimeout(300);
+    expect(await countInList(page, text)).toBe(1);
+  });
+});
+
+test.describe("a page on another origin", () => {
+  let other: Server;
+  let otherOrigin: string;
+
+  test.beforeAll(async ({ baseURL }) => {
+    // A second local site with a form that posts to this app's action.
+    other = createServer((_, response) => {
+      response.writeHead(200, { "Content-Type": "text/html" }).end(`<!doctype html>
+        <form method="post" action="${baseURL}/messages">
+          <input name="submissionId" value="00000000-0000-4000-8000-000000000000">
+          <input name="name" value="Mallory"><input name="text" value="forged from elsewhere">
+          <button>Win a prize</button>
+        </form>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  });
+
+  test.afterAll(async () => {
+    await new Promise((resolve) => other?.close(resolve));
+  });
+
+  test("posting to the action is refused and nothing is stored", async ({ page, pageProblems }) => {
+    pageProblems.expect(BAD_REQUEST);
+    pageProblems.expect(NO_FAVICON);
+    await page.goto(otherOrigin);
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.url().endsWith("/messages")),
+      page.getByRole("button", { name: "Win a prize" }).click(),
+    ]);
+    expect(response.status()).toBe(403);
+    await expect(page.getByText("Forbidden: this request comes from another site.")).toBeVisible();
+    expect(await countInList(page, "forged from elsewhere")).toBe(0);
+  });
+});
