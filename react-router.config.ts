@@ -4,6 +4,8 @@ import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
 
 export default {
   ssr: true,
+  // BUILD_DIRECTORY is for bench/ssr.ts, which builds its baseline next to the real build.
+  buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
   // Static pages are rendered once at build time and served as assets (SPEC C5 "static").
   prerender: [...STATIC_PAGE_PATHS],
   // The whole route manifest ships with the page: prefetch and the route-loading time-out need every

@@ -1,6 +1,6 @@
 import { type FocusEvent, type MouseEvent, type TouchEvent, useEffect, useRef } from "react";
 import { Link, type LinkProps, useHref } from "react-router";
-import { prefetchPage } from "../platform/navigation/navigation-platform";
+import { prefetchPage } from "../platform/navigation/navigation-client";
 
 /**
  * When to prefetch the target (SPEC C5), all through the same bounded queue:

@@ -3,8 +3,7 @@ import { join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
-/** The deploy config that @cloudflare/vite-plugin writes next to the built Worker. */
-const BUILT_WORKER_CONFIG = resolve(import.meta.dirname, "../../build/server/wrangler.json");
+const DEFAULT_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build");
 const MIGRATIONS_DIR = resolve(import.meta.dirname, "../../migrations");
 /** Where `wrangler ... --local` keeps local state, so `npm start` sees what `wrangler d1 migrations apply --local` did. */
 export const LOCAL_STATE_DIR = resolve(import.meta.dirname, "../../.wrangler/state/v3");
@@ -21,6 +20,8 @@ export type ServeBuildOptions = {
    * migrations are applied to it, so every test run starts from a fresh, migrated database.
    */
   persistTo?: string;
+  /** Another build to serve (the benchmarks' baseline); `build/` by default. */
+  buildDirectory?: string;
 };
 
 export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
@@ -34,10 +35,14 @@ export async function serveBuild({
   vars = {},
   onLog,
   persistTo,
+  buildDirectory = DEFAULT_BUILD_DIRECTORY,
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
-  // The build is one self-contained ES module, so the config's module rules are not needed.
-  const { modulesRules: _unused, ...workerOptions } =
-    unstable_getMiniflareWorkerOptions(BUILT_WORKER_CONFIG).workerOptions;
+  // The deploy config that @cloudflare/vite-plugin writes next to the built Worker.
+  const serverDirectory = join(buildDirectory, "server");
+  // Every module of the build is listed explicitly (Miniflare 5 does not convert wrangler's module rules).
+  const { modulesRules: _unused, ...workerOptions } = unstable_getMiniflareWorkerOptions(
+    join(serverDirectory, "wrangler.json"),
+  ).workerOptions;
   // wrangler describes workers in Miniflare 4's option shape; Miniflare 5 converts it itself.
   const options = convertV4MiniflareOptions({
     host: "127.0.0.1",
@@ -45,7 +50,8 @@ export async function serveBuild({
     workers: [
       {
         ...workerOptions,
-        modules: [{ type: "ESModule", path: resolve(BUILT_WORKER_CONFIG, "../index.js") }],
+        modulesRoot: serverDirectory,
+        modules: await builtModules(serverDirectory),
         // wrangler types the bindings as unknown; they are the config's `vars` (a plain record).
         bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...vars },
       },
@@ -61,6 +67,13 @@ export async function serveBuild({
   const url = await miniflare.ready;
   if (!persistTo) await applyMigrations(miniflare);
   return { url, miniflare, close: () => miniflare.dispose() };
+}
+
+/** The built Worker's ES modules, entry first (code split by dynamic imports lives in assets/). */
+async function builtModules(serverDirectory: string): Promise<{ type: "ESModule"; path: string }[]> {
+  const files = await readdir(serverDirectory, { recursive: true });
+  const chunks = files.filter((file) => file.endsWith(".js") && file !== "index.js").sort();
+  return ["index.js", ...chunks].map((file) => ({ type: "ESModule", path: join(serverDirectory, file) }));
 }
 
 /** Applies migrations/*.sql in order to a fresh in-memory database (what `wrangler d1 migrations apply` does). */

@@ -37,8 +37,6 @@ let parts: NavigationPlatformParts | undefined;
 let nativeFetch: typeof fetch = (...args) => fetch(...args);
 /** Whether the navigation being started replaces the history entry (React Router does not expose it). */
 let pendingKind: "push" | "replace" = "push";
-/** Prefetches asked for before installation (child effects, e.g. `prefetch="render"`, run first). */
-const earlyPrefetches: string[] = [];
 
 export function installNavigationPlatform(next: NavigationPlatformParts): void {
   const first = parts === undefined;
@@ -53,16 +51,11 @@ export function installNavigationPlatform(next: NavigationPlatformParts): void {
   nativeFetch = window.fetch.bind(window);
   window.fetch = pageAwareFetch;
   wrapNavigate(next.router);
-  for (const href of earlyPrefetches.splice(0)) prefetchPage(href);
 }
 
 /** Prefetches what a navigation to `href` would need (SPEC C5). Does nothing off-origin or to save data. */
 export function prefetchPage(href: string): void {
-  if (!parts) {
-    earlyPrefetches.push(href);
-    return;
-  }
-  if (savesData()) return;
+  if (!parts || savesData()) return;
   const target = new URL(href, window.location.href);
   if (target.origin !== window.location.origin) return;
   const { modules, styles, hasData } = routeResources(target);

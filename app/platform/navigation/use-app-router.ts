@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { type To, useHref, useNavigate, useRevalidator } from "react-router";
-import { prefetchPage } from "./navigation-platform";
+import { prefetchPage } from "./navigation-client";
 
 export type AppRouter = {
   /** Client navigation to `to`, adding a history entry. */

@@ -1,14 +1,14 @@
 import { useContext, useEffect } from "react";
 import { UNSAFE_DataRouterContext, UNSAFE_FrameworkContext } from "react-router";
-import { installNavigationPlatform } from "./navigation-platform";
+import { loadNavigationPlatform } from "./navigation-client";
 
-/** Installs the navigation platform once the app has hydrated (no client navigation can happen before). */
+/** Loads and installs the navigation platform once the app has hydrated (no client navigation happens before). */
 export function useNavigationPlatform(): void {
   const dataRouter = useContext(UNSAFE_DataRouterContext);
   const framework = useContext(UNSAFE_FrameworkContext);
   useEffect(() => {
     if (dataRouter && framework) {
-      installNavigationPlatform({
+      loadNavigationPlatform({
         router: dataRouter.router,
         manifest: framework.manifest,
         routeModules: framework.routeModules,

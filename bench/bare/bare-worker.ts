@@ -1,0 +1,15 @@
+import * as serverBuild from "virtual:react-router/server-build";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { requestPlatform } from "../../app/platform/request-context";
+
+// The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
+// read, nothing else.
+const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
+
+export default {
+  async fetch(request, env, ctx) {
+    const context = new RouterContextProvider();
+    context.set(requestPlatform, { env, ctx, nonce: "" });
+    return handleRequest(request, context);
+  },
+} satisfies ExportedHandler<Env>;

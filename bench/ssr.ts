@@ -1,0 +1,96 @@
+/**
+ * npm run bench:ssr: throughput and p50/p99 latency of a dynamic page, a static page and a page-data
+ * request, served by the production build in workerd on 127.0.0.1 (no development proxy), under
+ * autocannon (fixed duration and connections). Three configurations run interleaved, round after round:
+ * the baseline (same app, plain React Router handler), the platform, and the platform with reporting on
+ * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
+ */
+import autocannon from "autocannon";
+import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
+import { serveBuild } from "../tests/support/serve-build.ts";
+import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
+import { median } from "./stats.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+const CONNECTIONS = 16;
+const TARGETS = [
+  ["dynamic page", "/now"],
+  ["static page", "/about"],
+  ["page data", "/items/ams.data"],
+] as const;
+const DSN = "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/2";
+
+await buildBaseline();
+const ingest = await startIngestStandIn();
+const servers = {
+  baseline: await serveBuild({ buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
+  platform: await serveBuild({ onLog: () => {} }),
+  reporting: await serveBuild({
+    vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+    onLog: () => {},
+  }),
+};
+type Config = keyof typeof servers;
+type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+const samples = new Map<string, Sample[]>();
+
+try {
+  for (const [, server] of Object.entries(servers)) {
+    for (const [, path] of TARGETS)
+      await autocannon({ url: new URL(path, server.url).href, duration: 1, connections: 4 });
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [, path] of TARGETS) {
+      for (const config of Object.keys(servers) as Config[]) {
+        const result = await autocannon({
+          url: new URL(path, servers[config].url).href,
+          duration: DURATION_S,
+          connections: CONNECTIONS,
+        });
+        const key = `${config} ${path}`;
+        samples.set(key, [
+          ...(samples.get(key) ?? []),
+          {
+            rps: result.requests.average,
+            p50: result.latency.p50,
+            p99: result.latency.p99,
+            non2xx: result.non2xx,
+            errors: result.errors,
+          },
+        ]);
+      }
+    }
+  }
+} finally {
+  for (const server of Object.values(servers)) await server.close();
+  await ingest.close();
+}
+
+const summary = (config: Config, path: string) => {
+  const runs = samples.get(`${config} ${path}`) ?? [];
+  return {
+    rps: median(runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+  };
+};
+
+console.log(`\n${ROUNDS} interleaved rounds of ${DURATION_S} s, ${CONNECTIONS} connections, medians:`);
+console.log("target          config     req/s    p50 ms  p99 ms  non-2xx+errors  req/s vs baseline");
+const lines: string[] = [];
+for (const [name, path] of TARGETS) {
+  const base = summary("baseline", path);
+  for (const config of Object.keys(servers) as Config[]) {
+    const s = summary(config, path);
+    const ratio = s.rps / base.rps;
+    console.log(
+      `${name.padEnd(15)} ${config.padEnd(10)} ${s.rps.toFixed(0).padStart(6)} ${s.p50.toFixed(1).padStart(8)} ${s.p99.toFixed(1).padStart(7)} ${String(s.failures).padStart(15)}  ${ratio.toFixed(3)}`,
+    );
+  }
+  lines.push(
+    `${name} platform ${(summary("platform", path).rps / base.rps).toFixed(2)}x, reporting ${(summary("reporting", path).rps / base.rps).toFixed(2)}x of baseline req/s`,
+  );
+}
+console.log(`\nssr: ${lines.join("; ")}`);
