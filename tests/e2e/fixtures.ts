@@ -39,18 +39,11 @@ export async function isSameDocument(page: Page): Promise<boolean> {
 }
 
 /**
- * Resolves once the page is hydrated: React Router's browser router exists and React listens on the
- * document, so a click is a client-side navigation rather than a plain link.
+ * Resolves once the page is hydrated and the navigation platform is installed (it marks
+ * `<html data-navigation="ready">`), so a click is a client-side navigation with every fallback in place.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
-      .__reactRouterDataRouter;
-    return (
-      router?.state.initialized === true &&
-      Object.keys(document).some((key) => key.startsWith("_reactListening"))
-    );
-  });
+  await page.waitForFunction(() => document.documentElement.dataset.navigation === "ready");
 }
 
 /** A client-side navigation to a URL no page links to, as a <Link> to it would do. */
