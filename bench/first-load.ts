@@ -13,7 +13,7 @@ try {
     console.log(`\n${page.path}`);
     for (const file of [...page.files].sort((a, b) => b.gzipBytes - a.gzipBytes)) {
       console.log(
-        `  ${(file.gzipBytes / KB).toFixed(1).padStart(7)} KB gzip ${(file.rawBytes / KB).toFixed(1).padStart(7)} KB raw  ${file.url}${file.hasSentry ? "  <- Sentry code" : ""}`,
+        `  ${(file.gzipBytes / KB).toFixed(1).padStart(7)} KiB gzip ${(file.rawBytes / KB).toFixed(1).padStart(7)} KiB raw  ${file.url}${file.hasSentry ? "  <- Sentry code" : ""}`,
       );
     }
   }
@@ -22,7 +22,7 @@ try {
     `\nfirst-load: ${pages
       .map(
         (page) =>
-          `${page.path} ${(page.gzipBytes / KB).toFixed(1)} KB gzip (${(page.rawBytes / KB).toFixed(1)} KB raw, ${page.files.length - 1} files)`,
+          `${page.path} ${(page.gzipBytes / KB).toFixed(1)} KiB gzip (${(page.rawBytes / KB).toFixed(1)} KiB raw, ${page.files.length - 1} files)`,
       )
       .join("; ")}; Sentry code: ${sentry.length === 0 ? "none" : sentry.join(", ")}`,
   );

@@ -99,3 +99,25 @@ describe("not found", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("caching headers of static files", () => {
+  test("content-hashed build assets are immutable for a year", async () => {
+    const html = await (await get("/about")).text();
+    const script = html.match(/rel="modulepreload" href="(\/assets\/[^"]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    const response = await get(script ?? "");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  test.each(["/about", "/about.data"])(
+    "%s (pre-rendered) is revalidated on every use and answers 304 when unchanged",
+    async (path) => {
+      const first = await get(path);
+      expect(first.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+      const etag = first.headers.get("etag") ?? "";
+      const again = await get(path, { headers: { "If-None-Match": etag } });
+      expect(again.status).toBe(304);
+    },
+  );
+});
