@@ -1,10 +1,8 @@
 import * as serverBuild from "virtual:react-router/server-build";
-import { withSentry } from "@sentry/cloudflare";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { EXTRA_ACTION_ORIGINS } from "../app/platform/action-origins";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
-import { serverSentryOptions } from "../app/platform/monitoring/server-sentry.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
@@ -22,7 +20,12 @@ const app = {
   },
 } satisfies ExportedHandler<Env>;
 
-const monitoredApp = withSentry(serverSentryOptions, app);
+/** The app with error reporting, loaded on the first request that has a DSN configured. */
+let monitoredApp: Promise<ExportedHandler<Env>> | undefined;
+function withReporting(): Promise<ExportedHandler<Env>> {
+  monitoredApp ??= import("./with-monitoring").then(({ withMonitoring }) => withMonitoring(app));
+  return monitoredApp;
+}
 
 export default {
   async fetch(request, env, ctx) {
@@ -39,8 +42,11 @@ export default {
         headers: { "Content-Type": "text/plain; charset=utf-8" },
       });
     }
-    // Without a DSN, reporting is off and the SDK is not even on the request's path.
-    return env.SENTRY_DSN ? monitoredApp.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+    // Without a DSN, reporting is off and the SDK is not even loaded.
+    if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
+    const monitored = await withReporting();
+    // withSentry keeps the handler's shape; ExportedHandler merely types `fetch` as optional.
+    return monitored.fetch ? monitored.fetch(request, env, ctx) : app.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
 

@@ -1,4 +1,4 @@
-import { type CloudflareOptions, captureException } from "@sentry/cloudflare";
+import type { CloudflareOptions } from "@sentry/cloudflare";
 import { beforeSend, beforeSendTransaction } from "./event-filters";
 import { envelopeUrl, loopbackOrigin, parseSentryIngestDsn } from "./sentry-dsn";
 
@@ -22,9 +22,18 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
   };
 }
 
-/** Reports a server error tagged with its digest; a no-op when reporting is off. Returns the event id. */
-export function reportServerError(error: unknown, digest: string): string {
-  return captureException(error, { tags: { digest }, level: "error" });
+type ServerErrorReporter = (error: unknown, digest: string) => void;
+
+let reporter: ServerErrorReporter | undefined;
+
+/** Set by workers/with-monitoring.ts when the Sentry SDK is loaded (only with a DSN). */
+export function setServerErrorReporter(next: ServerErrorReporter): void {
+  reporter = next;
+}
+
+/** Reports a server error tagged with its digest; a no-op when reporting is off. */
+export function reportServerError(error: unknown, digest: string): void {
+  reporter?.(error, digest);
 }
 
 export function sampleRate(value: string | undefined): number {
