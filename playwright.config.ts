@@ -1,11 +1,9 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./tests/support/chromium.ts";
 
 const PORT = 4173;
 
-/**
- * Real Chromium (Debian's, never a downloaded browser) against the production build served in workerd.
- * The flags keep Chromium off the network: on a closed network it otherwise floods it with lookups.
- */
+/** Real Chromium (tests/support/chromium.ts) against the production build served in workerd. */
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -17,18 +15,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
   },
   webServer: {
     command: `node tests/support/serve.ts --port ${PORT} --test`,

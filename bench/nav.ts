@@ -4,23 +4,13 @@
  * Median of 9 runs each. Ends with one summary line.
  */
 import { chromium, type Page } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
 import { median } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const app = await serveBuild({ onLog: () => {} });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /** Clicks (or goes back) in the page and resolves when the heading shows `heading`, in ms from the click. */
 async function clickToVisible(
