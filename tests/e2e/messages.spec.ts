@@ -51,6 +51,29 @@ test.describe("with JavaScript", () => {
     expect(requests).toEqual([]);
   });
 
+  test("while the message is being posted, the button says so and cannot be pressed again", async ({
+    page,
+  }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/messages.data*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Eve");
+    await page.getByLabel("Message", { exact: true }).fill(unique("pending"));
+    await page.getByRole("button", { name: "Post message" }).click();
+    const pending = page.getByRole("button", { name: "Posting…" });
+    await expect(pending).toBeDisabled();
+    await expect(pending).toHaveAttribute("aria-busy", "true");
+    release();
+    await expect(page.getByRole("button", { name: "Post message" })).toBeEnabled();
+  });
+
   test("a double click stores the message once", async ({ page }) => {
     const text = unique("double click");
     await page.goto("/messages");
