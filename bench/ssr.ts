@@ -6,7 +6,7 @@
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
  */
 import autocannon from "autocannon";
-import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
+import { startIngestStandIn, TEST_DSN } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { median } from "./stats.ts";
@@ -19,7 +19,6 @@ const TARGETS = [
   ["static page", "/about"],
   ["page data", "/items/ams.data"],
 ] as const;
-const DSN = "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/2";
 
 await buildBaseline();
 const ingest = await startIngestStandIn();
@@ -27,7 +26,7 @@ const servers = {
   baseline: await serveBuild({ buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
   platform: await serveBuild({ onLog: () => {} }),
   reporting: await serveBuild({
-    vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+    vars: { SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
     onLog: () => {},
   }),
 };

@@ -2,21 +2,20 @@
  * npm run bench:tunnel: the latency /monitoring adds over posting the same envelope straight to the
  * ingest stand-in (both on 127.0.0.1), sequential requests, interleaved A B A B. Ends with one summary line.
  */
-import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
+import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
 import { percentile } from "./stats.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
-const DSN = "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/2";
-const envelope = `${JSON.stringify({ event_id: "a".repeat(32), dsn: DSN })}\n${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "bench", extra: "x".repeat(2_000) })}\n`;
+const envelope = `${JSON.stringify({ event_id: "a".repeat(32), dsn: TEST_DSN })}\n${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "bench", extra: "x".repeat(2_000) })}\n`;
 
 const ingest = await startIngestStandIn();
 const app = await serveBuild({
-  vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+  vars: { SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
   onLog: () => {},
 });
-const tunnelUrl = new URL("/monitoring?o=1&p=2", app.url).href;
-const directUrl = `${ingest.origin}/api/2/envelope/?hsts=0`;
+const tunnelUrl = new URL(`/monitoring?${TEST_TUNNEL_QUERY}`, app.url).href;
+const directUrl = `${ingest.origin}/api/4500000000000002/envelope/?hsts=0`;
 
 async function timeGet(url: string): Promise<number> {
   const start = performance.now();

@@ -3,12 +3,13 @@ import {
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
 } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
-const DSN = "https://0123456789abcdef0123456789abcdef@o4500000000000001.ingest.sentry.io/4500000000000002";
-const TUNNEL = "/monitoring?o=4500000000000001&p=4500000000000002";
+const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
 
 let ingest: IngestStandIn;
@@ -22,7 +23,7 @@ test.beforeAll(async () => {
   app = await serveBuild({
     vars: {
       ...TEST_VARS,
-      SENTRY_DSN: DSN,
+      SENTRY_DSN: TEST_DSN,
       SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },

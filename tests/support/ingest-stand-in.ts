@@ -1,6 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A Sentry SaaS DSN for tests and benchmarks: it turns the tunnel on; its reports go to the stand-in. */
+export const TEST_DSN =
+  "https://0123456789abcdef0123456789abcdef@o4500000000000001.ingest.sentry.io/4500000000000002";
+/** The tunnel query the browser SDK uses for TEST_DSN. */
+export const TEST_TUNNEL_QUERY = "o=4500000000000001&p=4500000000000002";
+
 /** One request as the stand-in received it, body as raw bytes. */
 export type ReceivedRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer };
 

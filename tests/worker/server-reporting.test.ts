@@ -4,10 +4,10 @@ import {
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
+  TEST_DSN,
 } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
-const DSN = "https://0123456789abcdef0123456789abcdef@o4500000000000001.ingest.sentry.io/4500000000000002";
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
 
 let ingest: IngestStandIn;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await serveBuild({
     vars: {
       ...TEST_VARS,
-      SENTRY_DSN: DSN,
+      SENTRY_DSN: TEST_DSN,
       SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },
@@ -111,7 +111,7 @@ describe("reporting never holds up a response", () => {
     const unreachable = await serveBuild({
       vars: {
         ...TEST_VARS,
-        SENTRY_DSN: DSN,
+        SENTRY_DSN: TEST_DSN,
         SENTRY_TRACES_SAMPLE_RATE: "1",
         ...(mode === "hang" && { SENTRY_INGEST_TEST_ORIGIN: silent.origin }),
       },

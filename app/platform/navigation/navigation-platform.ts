@@ -38,10 +38,9 @@ let nativeFetch: typeof fetch = (...args) => fetch(...args);
 /** Whether the navigation being started replaces the history entry (React Router does not expose it). */
 let pendingKind: "push" | "replace" = "push";
 
+/** Called once, by navigation-client.ts, as the app hydrates. */
 export function installNavigationPlatform(next: NavigationPlatformParts): void {
-  const first = parts === undefined;
   parts = next;
-  if (!first) return;
   const { manifest, routeModules } = next;
   markLoaded([manifest.entry.module, ...manifest.entry.imports]);
   for (const id of Object.keys(routeModules)) {
@@ -67,11 +66,6 @@ export function prefetchPage(href: string): void {
   if (hasData && staleTime > 0 && !dataCache.isFresh(dataPath)) {
     queue.enqueue(dataPath, () => prefetchData(dataPath, staleTime)).catch(ignore);
   }
-}
-
-/** The prefetch queue's counters, for the reference page and tests. */
-export function prefetchStats() {
-  return { inFlight: queue.inFlightCount, queued: queue.queuedCount, mostInFlight: queue.mostInFlight };
 }
 
 function routeResources(target: URL) {
