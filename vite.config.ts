@@ -1,11 +1,54 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
+import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
 
 export default defineConfig({
   plugins: [
     // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app.
     cloudflare({ viteEnvironment: { name: "ssr" }, configPath: process.env.WRANGLER_CONFIG }),
     reactRouter(),
+    // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
+    staticPageSecurityHeaders(),
   ],
 });
+
+/**
+ * Once the pages are pre-rendered, writes their security headers (script hashes included) into the
+ * assets `_headers` file of the build (app/platform/static-page-headers.ts).
+ */
+function staticPageSecurityHeaders(): Plugin {
+  return {
+    name: "static-page-security-headers",
+    apply: "build",
+    config: {
+      order: "post",
+      handler({ builder }) {
+        const buildApp = builder?.buildApp;
+        return {
+          builder: {
+            async buildApp(app) {
+              await buildApp?.(app);
+              const clientDirectory = app.environments.client?.config.build.outDir;
+              if (!clientDirectory) throw new Error("No client build to write _headers for");
+              const headersFile = join(clientDirectory, "_headers");
+              const pages = await Promise.all(
+                STATIC_PAGE_PATHS.map(async (path) => ({
+                  path,
+                  html: await readFile(join(clientDirectory, path, "index.html"), "utf8"),
+                })),
+              );
+              await writeFile(
+                headersFile,
+                await headersFileWithStaticPages(await readFile(headersFile, "utf8"), pages),
+              );
+            },
+          },
+        };
+      },
+    },
+  };
+}

@@ -10,6 +10,7 @@ import {
 import { recordServerError, serverErrorPayload } from "./platform/errors/server-error.server";
 import { NonceProvider } from "./platform/nonce";
 import { getRequestPlatform } from "./platform/request-context";
+import { documentSecurityHeaders } from "./platform/security-headers";
 
 /** Deferred data still pending after this long is rejected, so no stream stays open for ever. */
 export const streamTimeout = 5_000;
@@ -55,6 +56,8 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  for (const [name, value] of Object.entries(documentSecurityHeaders({ nonce })))
+    responseHeaders.set(name, value);
   return new Response(body, { headers: responseHeaders, status: statusCode });
 }
 

@@ -38,7 +38,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_ERRORS_SCRIPT }} />
         ) : null}
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
       </head>
       <body>
         <SiteNav />

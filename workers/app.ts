@@ -4,6 +4,7 @@ import { EXTRA_ACTION_ORIGINS } from "../app/platform/action-origins";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
+import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
 
@@ -29,26 +30,48 @@ function withReporting(): Promise<ExportedHandler<Env>> {
 
 export default {
   async fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
-    // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
-    if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
-      const settings = tunnelSettings(env);
-      return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
-    }
-    // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
-    if (isCrossSiteMutation(request, extraActionOrigins)) {
-      return new Response("Forbidden: this request comes from another site.", {
-        status: 403,
-        headers: { "Content-Type": "text/plain; charset=utf-8" },
-      });
-    }
-    // Without a DSN, reporting is off and the SDK is not even loaded.
-    if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
-    const monitored = await withReporting();
-    // withSentry keeps the handler's shape; ExportedHandler merely types `fetch` as optional.
-    return monitored.fetch ? monitored.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+    return withSecurityHeaders(await routeRequest(request, env, ctx));
   },
 } satisfies ExportedHandler<Env>;
+
+/** The one door: the tunnel, the cross-site gate, then the app (with or without reporting). */
+async function routeRequest(
+  request: Request<unknown, IncomingRequestCfProperties>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
+  if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
+    const settings = tunnelSettings(env);
+    return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
+  }
+  // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
+  if (isCrossSiteMutation(request, extraActionOrigins)) {
+    return new Response("Forbidden: this request comes from another site.", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  // Without a DSN, reporting is off and the SDK is not even loaded.
+  if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
+  const monitored = await withReporting();
+  // withSentry keeps the handler's shape; ExportedHandler merely types `fetch` as optional.
+  return monitored.fetch ? monitored.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+}
+
+/**
+ * Pages get their headers from the renderer (it holds the nonce); every other answer gets the base set
+ * and a policy under which nothing runs (app/platform/security-headers.ts).
+ */
+function withSecurityHeaders(response: Response): Response {
+  const missing = Object.entries(missingSecurityHeaders(response.headers));
+  if (missing.length === 0) return response;
+  // Responses from fetch() or Response.redirect() have immutable headers: copy before setting.
+  const secured = new Response(response.body, response);
+  for (const [name, value] of missing) secured.headers.set(name, value);
+  return secured;
+}
 
 /** 128 random bits; created per request (Workers forbid random values at global scope). */
 function createNonce(): string {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { BASE_SECURITY_HEADERS } from "../../app/platform/security-headers";
 import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
@@ -107,7 +108,7 @@ describe("forwarding", () => {
     expect(received?.headers.authorization).toBeUndefined();
   });
 
-  test("passes Sentry's rate limits back to the SDK and drops cookies and HSTS", async () => {
+  test("passes Sentry's rate limits back to the SDK and drops its cookies and HSTS for ours", async () => {
     ingest.answerWith((_, response) =>
       response
         .writeHead(429, {
@@ -124,7 +125,9 @@ describe("forwarding", () => {
     expect(response.headers.get("retry-after")).toBe("60");
     expect(response.headers.get("x-sentry-rate-limits")).toBe("60:error:organization");
     expect(response.headers.get("set-cookie")).toBeNull();
-    expect(response.headers.get("strict-transport-security")).toBeNull();
+    expect(response.headers.get("strict-transport-security")).toBe(
+      BASE_SECURITY_HEADERS["Strict-Transport-Security"],
+    );
     expect(await response.text()).toBe('{"detail":"rate limited"}');
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * The security headers of every response (issue 7), as pure functions shared by the renderer
+ * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
+ * else it answers) and the build (static-page-headers.ts: pre-rendered pages, allowed by hash).
+ */
+
+/** Headers every response carries, documents or not (a JS file, a `.data` payload, a 403). */
+export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  // Two years, the HSTS preload list's minimum; browsers ignore it on plain-http (local) origins.
+  "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+};
+
+/**
+ * Powerful features the app does not use, switched off for it and anything it embeds. Only names
+ * Chromium recognises: an unknown one is a console error on every page.
+ */
+const DISABLED_FEATURES = [
+  "accelerometer",
+  "autoplay",
+  "browsing-topics",
+  "camera",
+  "display-capture",
+  "encrypted-media",
+  "geolocation",
+  "gyroscope",
+  "hid",
+  "magnetometer",
+  "microphone",
+  "midi",
+  "payment",
+  "publickey-credentials-get",
+  "screen-wake-lock",
+  "serial",
+  "usb",
+  "xr-spatial-tracking",
+];
+
+export const PERMISSIONS_POLICY = DISABLED_FEATURES.map((feature) => `${feature}=()`).join(", ");
+
+/**
+ * How a document's scripts are allowed: pages rendered per request carry a fresh nonce; pre-rendered
+ * pages cannot, so their inline scripts are allowed by the SHA-256 of their text, computed at build time.
+ */
+export type ScriptAllowance = { nonce: string } | { sha256: readonly string[] };
+
+/**
+ * The document policy. `'strict-dynamic'` lets the allowed inline scripts load the route modules (and
+ * those load theirs) without listing hosts; `connect-src 'self'` holds because reports go through the
+ * same-origin tunnel (SPEC C7). Inline style attributes are not allowed: styles come from stylesheets.
+ */
+export function contentSecurityPolicy(scripts: ScriptAllowance): string {
+  const scriptSources =
+    "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.sha256.map((hash) => `'sha256-${hash}'`);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": [...scriptSources, "'strict-dynamic'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(" ")}`)
+    .join("; ");
+}
+
+/**
+ * For responses that are not pages (data, text, JSON): nothing may run or load if one is ever opened
+ * as a document, and nobody may frame it.
+ */
+export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Every header of an HTML page. */
+export function documentSecurityHeaders(scripts: ScriptAllowance): Record<string, string> {
+  return { ...BASE_SECURITY_HEADERS, ...documentOnlyHeaders(scripts) };
+}
+
+/** The headers a page has on top of BASE_SECURITY_HEADERS. */
+export function documentOnlyHeaders(scripts: ScriptAllowance): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(scripts),
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    // A page this app opens, or that opens it, gets no handle on its window.
+    "Cross-Origin-Opener-Policy": "same-origin",
+    // frame-ancestors says the same to browsers that read CSP; this is for those that do not.
+    "X-Frame-Options": "DENY",
+  };
+}
+
+/**
+ * The headers the Worker adds to a response on its way out: the base set when missing, and the
+ * locked-down policy when the renderer did not set a page policy (every non-HTML answer).
+ */
+export function missingSecurityHeaders(headers: Headers): Record<string, string> {
+  const missing: Record<string, string> = {};
+  for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) {
+    if (!headers.has(name)) missing[name] = value;
+  }
+  if (!headers.has("Content-Security-Policy")) {
+    missing["Content-Security-Policy"] = NON_DOCUMENT_CSP;
+    if (!headers.has("X-Frame-Options")) missing["X-Frame-Options"] = "DENY";
+  }
+  return missing;
+}

@@ -1,0 +1,138 @@
+import type { Page } from "@playwright/test";
+import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
+
+type Violation = { directive: string; blocked: string };
+
+/** Collects every Content-Security-Policy violation the page reports, from before its first script. */
+async function recordViolations(page: Page): Promise<() => Promise<Violation[]>> {
+  await page.addInitScript(() => {
+    const seen: { directive: string; blocked: string }[] = [];
+    (window as unknown as { __violations: typeof seen }).__violations = seen;
+    document.addEventListener("securitypolicyviolation", (event) => {
+      seen.push({ directive: event.effectiveDirective, blocked: event.blockedURI });
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations);
+}
+
+test("with the policy enforced, static and dynamic pages hydrate, navigate and post with no violation", async ({
+  page,
+}) => {
+  const violations = await recordViolations(page);
+  // A pre-rendered page: its scripts are allowed by hash.
+  const first = await page.goto("/glossary");
+  expect(first?.headers()["content-security-policy"]).toContain("'sha256-");
+  await waitForHydration(page);
+  await markDocument(page);
+
+  // Client navigations load route modules through 'strict-dynamic'.
+  await page.getByRole("link", { name: "Now", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await page.getByRole("link", { name: "Messages", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Messages");
+  const text = `under the policy ${Math.random().toString(36).slice(2, 10)}`;
+  await page.getByLabel("Name", { exact: true }).fill("Ada");
+  await page.getByLabel("Message", { exact: true }).fill(text);
+  await page.getByRole("button", { name: "Post message" }).click();
+  await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  expect(await isSameDocument(page)).toBe(true);
+
+  // A page rendered per request: its scripts are allowed by the request's nonce.
+  const second = await page.goto("/items/ams");
+  expect(second?.headers()["content-security-policy"]).toContain("'nonce-");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "About", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+
+  expect(await violations()).toEqual([]);
+});
+
+/**
+ * Serves `path` as the Worker answered it (headers included), with `markup` inserted before `</body>`:
+ * an HTML injection, as a stored or reflected XSS would make it. `{nonce}` is replaced by the nonce
+ * attribute the page's own scripts carry.
+ */
+async function injectIntoPage(page: Page, path: string, markup: string): Promise<void> {
+  await page.route(path, async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    const nonce = html.match(/<script nonce="([^"]+)"/)?.[1] ?? "";
+    await route.fulfill({
+      response,
+      body: html.replace("</body>", `${markup.replaceAll("{nonce}", nonce)}</body>`),
+    });
+  });
+}
+
+const INJECTED =
+  '<script>window.__injected = "inline"</script><img src="/favicon.svg" onload="window.__injected = \'handler\'">';
+
+async function injected(page: Page): Promise<unknown> {
+  return page.evaluate(() => (window as unknown as { __injected?: string }).__injected ?? null);
+}
+
+test("the policy is enforced: injected markup runs no script on a page rendered per request", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Content Security Policy/);
+  const violations = await recordViolations(page);
+  // The page's own nonce lets a script run, but not evaluate strings.
+  await injectIntoPage(
+    page,
+    "/now",
+    `${INJECTED}<script nonce="{nonce}">try { eval("window.__injected = 'eval'") } catch {}</script>`,
+  );
+  await page.goto("/now");
+  await waitForHydration(page);
+  expect(await injected(page)).toBeNull();
+  expect((await violations()).map(({ directive }) => directive).sort()).toEqual([
+    "script-src",
+    "script-src-attr",
+    "script-src-elem",
+  ]);
+});
+
+test("a pre-rendered page refuses injected markup too, even with the nonce the build left in it", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Content Security Policy/);
+  const violations = await recordViolations(page);
+  await injectIntoPage(
+    page,
+    "/about",
+    `${INJECTED}<script nonce="{nonce}">window.__injected = "nonce"</script>`,
+  );
+  await page.goto("/about");
+  await waitForHydration(page);
+  expect(await injected(page)).toBeNull();
+  expect((await violations()).map(({ directive }) => directive).sort()).toEqual([
+    "script-src-attr",
+    "script-src-elem",
+    "script-src-elem",
+  ]);
+});
+
+test("the pages cannot be framed, not even by the app itself (frame-ancestors 'none')", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/frame-ancestors|Refused to display|Failed to load resource/);
+  await page.goto("/robots.txt");
+  const target = new URL("/now", page.url()).href;
+  const framed = await page.evaluate(async (src) => {
+    const frame = document.createElement("iframe");
+    frame.src = src;
+    document.body.appendChild(frame);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    try {
+      return frame.contentDocument?.querySelector("h1")?.textContent ?? null;
+    } catch {
+      return "cross-origin";
+    }
+  }, target);
+  expect(framed).toBeNull();
+});

@@ -1,0 +1,140 @@
+import { describe, expect, test } from "vitest";
+import {
+  BASE_SECURITY_HEADERS,
+  contentSecurityPolicy,
+  documentSecurityHeaders,
+  missingSecurityHeaders,
+  NON_DOCUMENT_CSP,
+  PERMISSIONS_POLICY,
+} from "../../app/platform/security-headers";
+import {
+  HEADERS_FILE_MAX_RULES,
+  headersFileWithStaticPages,
+  inlineScripts,
+  scriptHash,
+} from "../../app/platform/static-page-headers";
+
+describe("contentSecurityPolicy (issue 7)", () => {
+  test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {
+    expect(contentSecurityPolicy({ nonce: "abc123==" })).toBe(
+      "default-src 'self'; script-src 'nonce-abc123==' 'strict-dynamic'; style-src 'self'; img-src 'self' data:; " +
+        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
+        "frame-ancestors 'none'",
+    );
+  });
+
+  test("a pre-rendered page allows its inline scripts by hash, and no nonce", () => {
+    const policy = contentSecurityPolicy({ sha256: ["AAA=", "BBB="] });
+    expect(policy).toContain("script-src 'sha256-AAA=' 'sha256-BBB=' 'strict-dynamic';");
+    expect(policy).not.toContain("nonce");
+  });
+
+  test("no policy lets scripts run inline without a nonce or hash, or evaluate strings", () => {
+    for (const policy of [contentSecurityPolicy({ nonce: "n" }), contentSecurityPolicy({ sha256: [] })]) {
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*|https:/);
+    }
+  });
+
+  test("reports and data go to this origin only (the tunnel makes Sentry's hosts unnecessary)", () => {
+    expect(contentSecurityPolicy({ nonce: "n" })).toContain("connect-src 'self';");
+  });
+});
+
+describe("documentSecurityHeaders", () => {
+  test("a page carries the policy, the base headers, a permissions policy and no framing", () => {
+    expect(documentSecurityHeaders({ nonce: "n" })).toEqual({
+      "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      "Content-Security-Policy": contentSecurityPolicy({ nonce: "n" }),
+      "Permissions-Policy": PERMISSIONS_POLICY,
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "X-Frame-Options": "DENY",
+    });
+  });
+
+  test("the permissions policy switches features off, with no allow-list", () => {
+    expect(PERMISSIONS_POLICY).toMatch(/^([a-z-]+=\(\), )+[a-z-]+=\(\)$/);
+    expect(PERMISSIONS_POLICY).toContain("camera=()");
+    expect(PERMISSIONS_POLICY).toContain("geolocation=()");
+  });
+});
+
+describe("missingSecurityHeaders (what the Worker adds on the way out)", () => {
+  test("a response without any gets the base set and a policy under which nothing runs", () => {
+    expect(missingSecurityHeaders(new Headers({ "Content-Type": "text/plain" }))).toEqual({
+      ...BASE_SECURITY_HEADERS,
+      "Content-Security-Policy": NON_DOCUMENT_CSP,
+      "X-Frame-Options": "DENY",
+    });
+    expect(NON_DOCUMENT_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+  });
+
+  test("a page from the renderer already has everything: nothing is replaced", () => {
+    expect(missingSecurityHeaders(new Headers(documentSecurityHeaders({ nonce: "n" })))).toEqual({});
+  });
+
+  test("a header that is already set is kept", () => {
+    const missing = missingSecurityHeaders(new Headers({ "Referrer-Policy": "no-referrer" }));
+    expect(missing).not.toHaveProperty("Referrer-Policy");
+    expect(missing).toHaveProperty("X-Content-Type-Options", "nosniff");
+  });
+});
+
+describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
+  test("only inline scripts are listed, with their exact text", () => {
+    const html =
+      '<script nonce="x">a()\n</script><script src="/b.js"></script>' +
+      '<SCRIPT type="module" async="">import "/c.js";</SCRIPT><script></script>';
+    expect(inlineScripts(html)).toEqual(["a()\n", 'import "/c.js";', ""]);
+  });
+
+  test("the hash is base64 SHA-256 of the text, as browsers compute it", async () => {
+    expect(await scriptHash("")).toBe("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+    expect(await scriptHash("alert(1)")).toBe("bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=");
+  });
+});
+
+describe("headersFileWithStaticPages", () => {
+  const handWritten = "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n";
+
+  test("keeps the hand-written rules, adds the base set for all assets and a policy per page", async () => {
+    const file = await headersFileWithStaticPages(handWritten, [
+      { path: "/", html: "<script>a()</script><script>a()</script>" },
+      { path: "/about", html: "<script>b()</script>" },
+    ]);
+    const [a, b] = [await scriptHash("a()"), await scriptHash("b()")];
+    expect(file.startsWith(handWritten)).toBe(true);
+    expect(file).toContain("\n/*\n  Strict-Transport-Security: max-age=63072000; includeSubDomains\n");
+    expect(file).toContain(`\n/\n  Content-Security-Policy: ${contentSecurityPolicy({ sha256: [a] })}\n`);
+    expect(file).toContain(
+      `\n/about\n  Content-Security-Policy: ${contentSecurityPolicy({ sha256: [b] })}\n`,
+    );
+    // Values of matching rules are joined: the catch-all rule must not carry a second policy.
+    const catchAll = file.split("\n/*\n")[1]?.split(/\n(?=\S)/)[0] ?? "";
+    expect(catchAll).not.toContain("Content-Security-Policy");
+  });
+
+  test("a path that `_headers` would read as a placeholder or splat is refused", async () => {
+    await expect(headersFileWithStaticPages(handWritten, [{ path: "/a/:b", html: "" }])).rejects.toThrow(
+      /\/a\/:b/,
+    );
+    await expect(headersFileWithStaticPages(handWritten, [{ path: "/a*", html: "" }])).rejects.toThrow();
+  });
+
+  test("more rules than Cloudflare reads fail the build instead of being ignored", async () => {
+    const pages = Array.from({ length: HEADERS_FILE_MAX_RULES }, (_, index) => ({
+      path: `/p${index}`,
+      html: "",
+    }));
+    await expect(headersFileWithStaticPages(handWritten, pages)).rejects.toThrow(/limit of 100/);
+    await expect(headersFileWithStaticPages(handWritten, pages.slice(0, 97))).resolves.toBeTruthy();
+  });
+
+  test("a line longer than Cloudflare reads fails the build", async () => {
+    const html = Array.from({ length: 40 }, (_, index) => `<script>s${index}()</script>`).join("");
+    await expect(headersFileWithStaticPages(handWritten, [{ path: "/", html }])).rejects.toThrow(
+      /2000 characters/,
+    );
+  });
+});
