@@ -5,10 +5,12 @@ import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
+import { unknownRouteIds } from "./data-requests";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
 
 const extraActionOrigins = new Set(EXTRA_ACTION_ORIGINS);
+const routeIds = new Set(Object.keys(serverBuild.routes));
 
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
@@ -40,7 +42,8 @@ async function routeRequest(
   env: Env,
   ctx: ExecutionContext,
 ): Promise<Response> {
-  const { pathname } = new URL(request.url);
+  const url = new URL(request.url);
+  const { pathname } = url;
   // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
   if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
     const settings = tunnelSettings(env);
@@ -48,10 +51,11 @@ async function routeRequest(
   }
   // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
   if (isCrossSiteMutation(request, extraActionOrigins)) {
-    return new Response("Forbidden: this request comes from another site.", {
-      status: 403,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    return plainText(403, "Forbidden: this request comes from another site.");
+  }
+  const unknownRoutes = unknownRouteIds(url, routeIds);
+  if (unknownRoutes.length > 0) {
+    return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
   // Without a DSN, reporting is off and the SDK is not even loaded.
   if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
@@ -77,4 +81,8 @@ function withSecurityHeaders(response: Response): Response {
 function createNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
+}
+
+function plainText(status: number, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

@@ -1,5 +1,9 @@
-import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "../app/platform/constants";
-import { readLimitedBody, TOO_LARGE } from "../app/platform/http/read-limited-body";
+import {
+  MONITORING_TUNNEL_MAX_BYTES,
+  MONITORING_TUNNEL_TIMEOUT_MS,
+  REQUEST_BODY_TIMEOUT_MS,
+} from "../app/platform/constants";
+import { readLimitedBody } from "../app/platform/http/read-limited-body";
 import {
   envelopeUrl,
   isSameDsn,
@@ -43,9 +47,12 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
     return plain(403, "Forbidden: not this application's Sentry project.");
   }
 
-  const body = await readLimitedBody(request, settings.maxBytes);
-  if (body === TOO_LARGE)
-    return plain(413, `Payload Too Large: envelopes are limited to ${settings.maxBytes} bytes.`);
+  const read = await readLimitedBody(request, {
+    maxBytes: settings.maxBytes,
+    timeoutMs: REQUEST_BODY_TIMEOUT_MS,
+  });
+  if (!read.ok) return plain(read.status, read.message);
+  const { body } = read;
   const header = parseEnvelopeHeader(body);
   if (!header) return plain(400, "Bad Request: the envelope header is not a JSON object.");
   if (!isSameDsn(header.dsn, settings.dsn)) return plain(403, "Forbidden: the envelope is not for this DSN.");

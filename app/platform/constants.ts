@@ -23,3 +23,6 @@ export const MONITORING_TUNNEL_MAX_BYTES = 1_048_576;
 
 /** Issue 4: how long the tunnel waits for Sentry before answering 504. */
 export const MONITORING_TUNNEL_TIMEOUT_MS = 10_000;
+
+/** Issue 7: a request body (form or envelope) must arrive within this long; a stalled client gets 408. */
+export const REQUEST_BODY_TIMEOUT_MS = 10_000;

@@ -7,11 +7,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export function loader({ params }: Route.LoaderArgs) {
-  // One URL per item: /items/AMS is control flow to /items/ams, never an error.
-  const canonicalId = params.id.toLowerCase();
-  if (canonicalId !== params.id) throw redirect(`/items/${canonicalId}`, 301);
-  const location = findEdgeLocation(params.id);
+  const location = findEdgeLocation(params.id.toLowerCase());
   if (!location) throw data(null, { status: 404 });
+  // One URL per item: /items/AMS is control flow to /items/ams, never an error. Only a real item is
+  // redirected to, so no request can make this answer point anywhere else.
+  if (location.id !== params.id) throw redirect(`/items/${encodeURIComponent(location.id)}`, 301);
   return { location, renderedAt: new Date().toISOString() };
 }
 

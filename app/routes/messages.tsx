@@ -2,6 +2,7 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { isSubmissionId, MESSAGE_LIMITS, type MessageErrors, validateMessage } from "../data/messages";
 import { latestMessages, saveMessage } from "../data/messages.server";
+import { REQUEST_BODY_TIMEOUT_MS } from "../platform/constants";
 import { recordServerError } from "../platform/errors/server-error.server";
 import { readFormData } from "../platform/http/form-data.server";
 import { getRequestPlatform } from "../platform/request-context";
@@ -24,7 +25,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readFormData(request, MAX_FORM_BYTES);
+  if (request.method !== "POST") {
+    throw data("Method Not Allowed: messages are posted.", { status: 405, headers: { Allow: "POST" } });
+  }
+  const form = await readFormData(request, { maxBytes: MAX_FORM_BYTES, timeoutMs: REQUEST_BODY_TIMEOUT_MS });
   const submissionId = form.get("submissionId");
   const result = validateMessage({ name: form.get("name"), text: form.get("text") });
   if (!result.ok) return data({ errors: result.errors, values: result.values }, { status: 400 });

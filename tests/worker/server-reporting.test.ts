@@ -73,6 +73,48 @@ describe("server errors", () => {
   });
 });
 
+describe("what reports leave out of the user's data", () => {
+  test("a failed post is reported without the form's contents, the IP address or cookies", async () => {
+    const html = await (await get("/messages")).text();
+    const submissionId = html.match(/name="submissionId" value="([^"]+)"/)?.[1] ?? "";
+    const db = await app.miniflare.getD1Database("DB");
+    await db.exec("ALTER TABLE messages RENAME TO messages_away");
+    try {
+      const response = await fetch(new URL("/messages", app.url), {
+        method: "POST",
+        headers: {
+          Origin: app.url.origin,
+          Cookie: "session=secret-cookie-value",
+          Authorization: "Bearer secret-token-value",
+          "CF-Connecting-IP": "203.0.113.9",
+          "User-Agent": "reporting-test",
+        },
+        body: new URLSearchParams({ submissionId, name: "Ada", text: "a private message to nobody" }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(response.status).toBe(503);
+    } finally {
+      await db.exec("ALTER TABLE messages_away RENAME TO messages");
+    }
+    await ingest.waitFor(3);
+    await settle();
+    const sent = ingest.received.map((request) => request.body.toString()).join("\n");
+    // The write and the page's list read both fail: two error events, and the request's transaction.
+    expect(receivedEvents(ingest.received)).toHaveLength(2);
+    expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+    expect(sent).toContain("reporting-test");
+    for (const secret of [
+      "a private message",
+      "Ada",
+      "secret-cookie-value",
+      "secret-token-value",
+      "203.0.113.9",
+    ]) {
+      expect(sent).not.toContain(secret);
+    }
+  });
+});
+
 describe("what is not reported (SPEC C8)", () => {
   test("404s, thrown redirects and 405s produce no error event and no 404 transaction", async () => {
     await (await get("/items/nope")).text();

@@ -10,6 +10,7 @@ import {
 } from "@sentry/react";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-monitoring";
+import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeSend, beforeSendTransaction } from "./event-filters";
 
 /** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
@@ -28,6 +29,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     tracesSampleRate: config.tracesSampleRate,
     traceLifecycle: "static",
     integrations: [browserTracingIntegration({ instrumentPageLoad: false, instrumentNavigation: false })],
+    dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
   });

@@ -1,4 +1,5 @@
 import type { CloudflareOptions } from "@sentry/cloudflare";
+import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeSend, beforeSendTransaction } from "./event-filters";
 import { envelopeUrl, loopbackOrigin, parseSentryIngestDsn } from "./sentry-dsn";
 
@@ -17,6 +18,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     traceLifecycle: "static",
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingestDsn && testOrigin && { tunnel: envelopeUrl(ingestDsn, testOrigin).href }),
+    dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
   };

@@ -1,0 +1,186 @@
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REQUEST_BODY_TIMEOUT_MS } from "../../app/platform/constants";
+import {
+  type IngestStandIn,
+  startIngestStandIn,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+} from "../support/ingest-stand-in.ts";
+import { rawHead, rawRequest } from "../support/raw-http.ts";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+
+// Bad bodies (issue 7), for the two surfaces that read one: the /messages action and the /monitoring
+// tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the
+// server-error path.
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+const errorLogs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  app = await serveBuild({
+    // Reporting on, tracing off: the stand-in must receive neither a forwarded envelope nor an error report.
+    vars: {
+      ...TEST_VARS,
+      SENTRY_DSN: TEST_DSN,
+      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
+      SENTRY_TRACES_SAMPLE_RATE: "0",
+    },
+    onLog: (log) => log.level === "error" && errorLogs.push(log),
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+  expect(errorLogs.map((log) => log.message)).toEqual([]);
+  expect(ingest.received.map((request) => request.body.toString())).toEqual([]);
+});
+
+async function rowCount(): Promise<number> {
+  const db = await app.miniflare.getD1Database("DB");
+  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
+}
+
+const SUBMISSION = "submissionId=6c1f4f0e-8a43-4b5e-9a51-3f7d2c1b0a99";
+
+/** Posts `body` to /messages from the app's own origin, byte for byte. */
+async function postMessage(type: string, body: Uint8Array | string, extraLines: string[] = []) {
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  const head = rawHead("POST", "/messages", app.url, [
+    `Origin: ${app.url.origin}`,
+    `Content-Type: ${type}`,
+    ...(extraLines.some((line) => line.startsWith("Content-Length")) ? [] : [`Content-Length: ${length}`]),
+    ...extraLines,
+  ]);
+  return rawRequest(app.url, head, body);
+}
+
+const URLENCODED = "application/x-www-form-urlencoded";
+const bytes = (...parts: (string | number[] | Uint8Array)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+
+describe("forms posted to /messages", () => {
+  test.each([
+    [
+      "invalid UTF-8 bytes",
+      bytes(`${SUBMISSION}&name=Ada&text=`, [0xff, 0xfe, 0xc3, 0x28]),
+      400,
+      /not valid UTF-8/,
+    ],
+    ["percent-escapes that are not UTF-8", `${SUBMISSION}&name=Ada&text=%FF%FE`, 400, /could not be read/],
+    ["percent-escapes that are not escapes", `${SUBMISSION}&name=%ZZ&text=hi`, 400, /could not be read/],
+    ["an overlong UTF-8 slash", `${SUBMISSION}&name=Ada&text=%C0%AF`, 400, /could not be read/],
+    ["no fields at all", "", 400, /out of date|required|Write/i],
+    ["only separators", "&&&===&", 400, /out of date|required|Write/i],
+  ])("%s: the expected 4xx with a message, nothing stored", async (_, body, status, message) => {
+    const before = await rowCount();
+    const response = await postMessage(URLENCODED, body);
+    expect(response.status).toBe(status);
+    expect(response.body).toMatch(message);
+    expect(await rowCount()).toBe(before);
+  });
+
+  // Through fetch(): the Worker answers before reading the whole body, and a raw socket can lose that
+  // answer to the reset that follows it.
+  test.each([
+    ["declared (Content-Length)", (body: string) => body],
+    [
+      "streamed (no Content-Length)",
+      (body: string) => new Blob([body]).stream() as ReadableStream<Uint8Array<ArrayBuffer>>,
+    ],
+  ])("a body over 16 KiB, %s, answers 413 with a message, nothing stored", async (_, asBody) => {
+    const before = await rowCount();
+    const response = await fetch(new URL("/messages", app.url), {
+      method: "POST",
+      headers: { Origin: app.url.origin, "Content-Type": URLENCODED },
+      body: asBody(`${SUBMISSION}&name=A&text=${"x".repeat(20_000)}`),
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("Payload Too Large");
+    expect(await rowCount()).toBe(before);
+  });
+
+  const MULTIPART = "multipart/form-data; boundary=b";
+  const part = (name: string, value: string | number[]) =>
+    bytes(`--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`, value, "\r\n");
+
+  test.each([
+    [
+      "truncated in a value",
+      bytes(part("name", "Ada"), '--b\r\nContent-Disposition: form-data; name="text"\r\n\r\nHel'),
+    ],
+    ["without its closing boundary", bytes(part("name", "Ada"), part("text", "hi"))],
+    ["with another boundary", bytes(part("name", "Ada").toString().replaceAll("--b", "--c"), "--c--\r\n")],
+    ["with invalid UTF-8 in a value", bytes(part("name", "Ada"), part("text", [0xff, 0xfe]), "--b--\r\n")],
+  ])("a multipart form %s answers 400, nothing stored", async (_, body) => {
+    const before = await rowCount();
+    const response = await postMessage(MULTIPART, body);
+    expect(response.status).toBe(400);
+    expect(await rowCount()).toBe(before);
+  });
+
+  test(
+    "a body that stops short of its Content-Length answers 408 once the body time-out passes, nothing stored",
+    async () => {
+      const before = await rowCount();
+      const response = await postMessage(URLENCODED, `${SUBMISSION}&name=Ada&text=`, ["Content-Length: 500"]);
+      expect(response.status).toBe(408);
+      expect(response.body).toContain("Request Timeout");
+      expect(await rowCount()).toBe(before);
+    },
+    REQUEST_BODY_TIMEOUT_MS + 10_000,
+  );
+});
+
+describe("envelopes posted to /monitoring (nothing reaches the ingest stand-in)", () => {
+  const tunnel = `/monitoring?${TEST_TUNNEL_QUERY}`;
+  const header = JSON.stringify({ dsn: TEST_DSN });
+
+  function postEnvelope(body: Uint8Array | string, extraLines: string[] = []) {
+    const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    const head = rawHead("POST", tunnel, app.url, [
+      "Content-Type: application/x-sentry-envelope",
+      ...(extraLines.some((line) => line.startsWith("Content-Length")) ? [] : [`Content-Length: ${length}`]),
+      ...extraLines,
+    ]);
+    return rawRequest(app.url, head, body);
+  }
+
+  test.each([
+    ["empty", "", 400],
+    ["a header cut off in the middle", header.slice(0, 20), 400],
+    ["a header with invalid UTF-8", bytes('{"dsn":"', [0xff], '"}\n{}'), 400],
+    ["a header that is a string", '"dsn"\n{}', 400],
+    ["a header that is null", "null\n{}", 400],
+    ["a header that is deeply nested", `${"[".repeat(10_000)}${"]".repeat(10_000)}\n`, 400],
+    [
+      "a header with a DSN for another host",
+      `${JSON.stringify({ dsn: "https://k@evil.example/1" })}\n{}`,
+      403,
+    ],
+  ])("%s: the expected 4xx, nothing forwarded", async (_, body, status) => {
+    expect((await postEnvelope(body)).status).toBe(status);
+  });
+
+  test("over 1 MiB: 413, nothing forwarded", async () => {
+    // fetch(): the Worker answers before the body is sent, and a raw socket can lose that answer to the reset.
+    const response = await fetch(new URL(tunnel, app.url), {
+      method: "POST",
+      body: `${header}\n${"x".repeat(1_100_000)}`,
+    });
+    expect(response.status).toBe(413);
+  });
+
+  test(
+    "an envelope that stops short of its Content-Length answers 408 once the body time-out passes",
+    async () => {
+      const response = await postEnvelope(`${header}\n`, ["Content-Length: 5000"]);
+      expect(response.status).toBe(408);
+    },
+    REQUEST_BODY_TIMEOUT_MS + 10_000,
+  );
+});
