@@ -10,6 +10,15 @@ export type MessageValidation =
   | { ok: true; message: MessageFields }
   | { ok: false; errors: MessageErrors; values: MessageFields };
 
+/**
+ * Control characters are never typed, and SQLite's length() stops at a NUL, so the table's CHECK would
+ * refuse a value that passed here (found by tests/worker/fuzz.test.ts). Messages may keep line breaks
+ * and tabs.
+ */
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+const CONTROL_CHARACTERS_EXCEPT_LINES = /(?![\t\n\r])\p{Cc}/u;
+const CONTROL_CHARACTERS_ERROR = "Remove the control characters.";
+
 export function validateMessage(input: { name?: unknown; text?: unknown }): MessageValidation {
   const values = { name: asText(input.name), text: asText(input.text) };
   const message = { name: values.name.trim(), text: values.text.trim() };
@@ -18,10 +27,12 @@ export function validateMessage(input: { name?: unknown; text?: unknown }): Mess
   if (nameLength === 0) errors.name = "Enter your name.";
   else if (nameLength > MESSAGE_LIMITS.name)
     errors.name = `Use at most ${MESSAGE_LIMITS.name} characters (${nameLength} now).`;
+  else if (CONTROL_CHARACTERS.test(message.name)) errors.name = CONTROL_CHARACTERS_ERROR;
   const textLength = characters(message.text);
   if (textLength === 0) errors.text = "Write a message.";
   else if (textLength > MESSAGE_LIMITS.text)
     errors.text = `Use at most ${MESSAGE_LIMITS.text} characters (${textLength} now).`;
+  else if (CONTROL_CHARACTERS_EXCEPT_LINES.test(message.text)) errors.text = CONTROL_CHARACTERS_ERROR;
   return Object.keys(errors).length > 0 ? { ok: false, errors, values } : { ok: true, message };
 }
 

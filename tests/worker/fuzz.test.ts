@@ -1,0 +1,150 @@
+import fc from "fast-check";
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  type IngestStandIn,
+  startIngestStandIn,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+} from "../support/ingest-stand-in.ts";
+import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+
+// Generated input (fast-check, issue 7) sent to the built Worker over HTTP: the tunnel and the /messages
+// action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.
+
+const RUNS = { numRuns: 1_000 };
+const encoder = new TextEncoder();
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+const errorLogs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  app = await serveBuild({
+    // Tracing off, so whatever reaches the stand-in was forwarded by the tunnel or is an error report.
+    vars: {
+      ...TEST_VARS,
+      SENTRY_DSN: TEST_DSN,
+      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
+      SENTRY_TRACES_SAMPLE_RATE: "0",
+    },
+    onLog: (log) => log.level === "error" && errorLogs.push(log),
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+  expect(errorLogs.map((log) => log.message)).toEqual([]);
+});
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+describe("the /monitoring tunnel under generated envelopes", () => {
+  const otherDsn = fc.oneof(
+    fc.constant(TEST_DSN.replace("0123", "3210")),
+    fc.constant(TEST_DSN.replace(/\d$/, "9")),
+    fc.constant("https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1"),
+    fc.constant("https://0123456789abcdef0123456789abcdef@sentry.example.com/4500000000000002"),
+    fc.webUrl(),
+    fc.string(),
+    fc.integer(),
+    fc.constant(null),
+  );
+  type Case = { body: Uint8Array; valid: boolean };
+  const envelope: fc.Arbitrary<Case> = fc.oneof(
+    // Arbitrary bytes.
+    fc.uint8Array({ maxLength: 512 }).map((body) => ({ body, valid: false })),
+    // A well-formed header for another DSN, or none, followed by arbitrary items.
+    fc
+      .tuple(fc.option(otherDsn, { nil: undefined }), fc.uint8Array({ maxLength: 256 }))
+      .map(([dsn, items]) => ({
+        body: new Uint8Array([...encoder.encode(`${JSON.stringify({ dsn, event_id: "e" })}\n`), ...items]),
+        valid: false,
+      })),
+    // The control: the configured DSN, arbitrary items (binary included). These must be forwarded.
+    fc.uint8Array({ maxLength: 256 }).map((items) => ({
+      body: new Uint8Array([...encoder.encode(`${JSON.stringify({ dsn: TEST_DSN })}\n`), ...items]),
+      valid: true,
+    })),
+  );
+
+  test("only envelopes for the configured DSN are forwarded, byte for byte; nothing answers 5xx", async () => {
+    ingest.received.length = 0;
+    const forwarded: Uint8Array[] = [];
+    await fc.assert(
+      fc.asyncProperty(envelope, async ({ body, valid }) => {
+        const response = await fetch(new URL(`/monitoring?${TEST_TUNNEL_QUERY}`, app.url), {
+          method: "POST",
+          body: new Uint8Array(body),
+        });
+        await response.arrayBuffer();
+        expect(response.status).toBeOneOf(valid ? [200] : [400, 403]);
+        if (valid) forwarded.push(body);
+      }),
+      RUNS,
+    );
+    await settle();
+    expect(forwarded.length).toBeGreaterThan(50);
+    expect(ingest.received.map((request) => Buffer.from(request.body).toString("hex"))).toEqual(
+      forwarded.map((body) => Buffer.from(body).toString("hex")),
+    );
+  }, 120_000);
+});
+
+describe("the /messages action under generated forms", () => {
+  async function rowCount(): Promise<number> {
+    const db = await app.miniflare.getD1Database("DB");
+    return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
+  }
+
+  const field = fc.oneof(fc.string({ unit: "binary", maxLength: 80 }), fc.string({ maxLength: 600 }));
+  const form = fc.oneof(
+    // Fields as a browser encodes them, with a fresh submission id or a bad one.
+    fc
+      .record({
+        submissionId: fc.oneof(fc.uuid({ version: 4 }), fc.string({ maxLength: 40 })),
+        name: field,
+        text: field,
+      })
+      .map((fields) => ({
+        type: "application/x-www-form-urlencoded",
+        body: encoder.encode(new URLSearchParams(fields).toString()),
+      })),
+    // Arbitrary bytes under a form type.
+    fc
+      .tuple(
+        fc.constantFrom(
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=b",
+          "multipart/form-data",
+        ),
+        fc.uint8Array({ maxLength: 512 }),
+      )
+      .map(([type, body]) => ({ type, body })),
+  );
+
+  test("every post is stored (303) or refused with a 4xx; a row is added exactly per 303", async () => {
+    const before = await rowCount();
+    let stored = 0;
+    await fc.assert(
+      fc.asyncProperty(form, async ({ type, body }) => {
+        const response = await fetch(new URL("/messages", app.url), {
+          method: "POST",
+          headers: { Origin: app.url.origin, "Content-Type": type },
+          body: new Uint8Array(body),
+          redirect: "manual",
+        });
+        await response.arrayBuffer();
+        expect(response.status).toBeOneOf([303, 400, 413, 415]);
+        if (response.status === 303) stored += 1;
+      }),
+      RUNS,
+    );
+    expect(stored).toBeGreaterThan(10);
+    expect(await rowCount()).toBe(before + stored);
+  }, 120_000);
+});
