@@ -22,6 +22,8 @@ export type ServeBuildOptions = {
   persistTo?: string;
   /** Another build to serve (the benchmarks' baseline); `build/` by default. */
   buildDirectory?: string;
+  /** Opens workerd's DevTools inspector on this port (127.0.0.1), e.g. to read the isolate's heap. */
+  inspectorPort?: number;
 };
 
 export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
@@ -36,6 +38,7 @@ export async function serveBuild({
   onLog,
   persistTo,
   buildDirectory = DEFAULT_BUILD_DIRECTORY,
+  inspectorPort,
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // The deploy config that @cloudflare/vite-plugin writes next to the built Worker.
   const serverDirectory = join(buildDirectory, "server");
@@ -63,6 +66,7 @@ export async function serveBuild({
     ...(onLog && { handleStructuredLogs: onLog }),
     // The same layout wrangler uses for `--local` state.
     ...(persistTo && { resourcePersistencePath: persistTo }),
+    ...(inspectorPort !== undefined && { inspectorPort, inspectorHost: "127.0.0.1" }),
   });
   const url = await miniflare.ready;
   if (!persistTo) await applyMigrations(miniflare);
