@@ -6,7 +6,34 @@ import { defineConfig, type Plugin } from "vite";
 import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
 import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
 
+/**
+ * Modules every page loads: React, React Router and their helpers, and the platform's first-load stubs.
+ * One chunk instead of six compresses better (issue 6: first-load JavaScript <= 110 KiB gzip). Only
+ * modules that the first load imports anyway belong here; lazily loaded code (the navigation platform,
+ * the Sentry SDK) must stay out.
+ */
+const FIRST_LOAD_MODULES = new RegExp(
+  [
+    String.raw`node_modules[\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser|turbo-stream)[\/]`,
+    String.raw`vite[\/]preload-helper`,
+    String.raw`app[\/]platform[\/]monitoring[\/](browser-monitoring|early-errors)\.ts$`,
+    String.raw`app[\/]platform[\/]navigation[\/]navigation-client\.ts$`,
+    String.raw`app[\/]components[\/](app-link|error-page|site-nav)\.tsx$`,
+    String.raw`app[\/]platform[\/]nonce\.tsx$`,
+    String.raw`app[\/]platform[\/](monitoring[\/]use-route-monitoring|navigation[\/]use-navigation-platform)\.ts$`,
+  ].join("|"),
+);
+
 export default defineConfig({
+  environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: { codeSplitting: { groups: [{ name: "first-load", test: FIRST_LOAD_MODULES }] } },
+        },
+      },
+    },
+  },
   plugins: [
     // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app.
     cloudflare({ viteEnvironment: { name: "ssr" }, configPath: process.env.WRANGLER_CONFIG }),

@@ -21,7 +21,6 @@ export function SiteNav() {
             <AppLink
               key={to}
               to={to}
-              prefetch="intent"
               className={active ? "active" : undefined}
               aria-current={active ? "page" : undefined}
             >

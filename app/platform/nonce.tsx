@@ -16,7 +16,8 @@ let documentNonce: string | undefined;
 
 export function useNonce(): string | undefined {
   const provided = useContext(NonceContext);
-  if (provided !== undefined || typeof document === "undefined") return provided;
-  documentNonce ??= document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-  return documentNonce;
+  // The renderer always provides one, so only the browser reaches the document.
+  if (provided === undefined)
+    documentNonce ??= document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
+  return provided ?? documentNonce;
 }

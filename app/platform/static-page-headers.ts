@@ -1,4 +1,4 @@
-import { BASE_SECURITY_HEADERS, documentOnlyHeaders } from "./security-headers";
+import { BASE_SECURITY_HEADERS, documentOnlyHeaders } from "./security-headers.ts";
 
 /**
  * Pre-rendered pages are served as static assets: the Worker never sees them, so their headers come from

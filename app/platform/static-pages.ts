@@ -1,4 +1,4 @@
-import { GLOSSARY } from "../data/glossary";
+import { GLOSSARY } from "../data/glossary.ts";
 
 /**
  * The pages pre-rendered at build time (React Router `prerender`). This list is the single source of

@@ -8,7 +8,15 @@ import { takeEarlyErrors } from "./early-errors";
  * in small queues.
  */
 
-export type PageView = { pattern: string; status: number | undefined };
+/**
+ * A page shown: its matched path and params (the lazy reporter turns them into the route pattern, so the
+ * pattern code stays out of the first-load JavaScript) and its status when the error page set one.
+ */
+export type PageView = {
+  pathname: string;
+  params: Readonly<Record<string, string | undefined>>;
+  status: number | undefined;
+};
 
 export type BrowserReporter = {
   captureException(error: unknown): void;
@@ -57,10 +65,10 @@ export function markPageStatus(status: number): void {
  * Records the page now shown (once per location: StrictMode runs effects twice): the page load the first
  * time, then the end of each navigation.
  */
-export function recordPageView(locationKey: string, pattern: string): void {
+export function recordPageView(locationKey: string, match: Omit<PageView, "status">): void {
   if (locationKey === lastLocationKey) return;
   lastLocationKey = locationKey;
-  const page = { pattern, status: pageStatus };
+  const page = { ...match, status: pageStatus };
   pageStatus = undefined;
   if (!firstPage) {
     firstPage = page;

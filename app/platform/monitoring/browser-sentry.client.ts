@@ -12,6 +12,7 @@ import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-monitoring";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeSend, beforeSendTransaction } from "./event-filters";
+import { routePattern } from "./route-pattern";
 
 /** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
 const SENTRY_SOURCE = "sentry.source";
@@ -43,7 +44,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     pageLoad(page) {
       if (!client) return;
       startBrowserTracingPageLoadSpan(client, {
-        name: page.pattern,
+        name: routePattern(page.pathname, page.params),
         startTime: performance.timeOrigin / 1000,
         attributes: pageAttributes(page),
       });
@@ -58,7 +59,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     },
     navigationEnd(page) {
       if (!navigation) return;
-      updateSpanName(navigation, page.pattern);
+      updateSpanName(navigation, routePattern(page.pathname, page.params));
       navigation.setAttributes(pageAttributes(page));
       navigation = undefined;
     },
