@@ -18,6 +18,10 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
 ];
 
+// The root's boundary renders every error page: a refusal thrown with headers (a 405's Allow) keeps them.
+export const headers: Route.HeadersFunction = ({ errorHeaders, loaderHeaders }) =>
+  errorHeaders ?? loaderHeaders;
+
 // Pre-rendered pages run this at build time: their browser config is the build's (README, "Error reporting").
 export function loader({ context }: Route.LoaderArgs) {
   return { monitoring: browserMonitoringConfig(getRequestPlatform(context).env) };

@@ -103,6 +103,27 @@ describe("Content-Type on a post", () => {
   });
 });
 
+describe("methods", () => {
+  test.each(["PUT", "PATCH", "DELETE"])(
+    "%s to the /messages action answers 405 with Allow: POST, nothing stored",
+    async (method) => {
+      const before = await rowCount();
+      const response = await rawRequest(
+        app.url,
+        rawHead(method, "/messages", app.url, [
+          `Origin: ${app.url.origin}`,
+          "Content-Type: application/x-www-form-urlencoded",
+          `Content-Length: ${FORM.length}`,
+        ]),
+        FORM,
+      );
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(await rowCount()).toBe(before);
+    },
+  );
+});
+
 describe("Host, Origin and the request line", () => {
   test.each([
     ["HTTP/1.1 without Host", "GET /now HTTP/1.1\r\nConnection: close\r\n\r\n"],
