@@ -12,9 +12,9 @@
  * Ends with one summary line; exits 1 when a fault's outcome is not the intended one.
  */
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
+import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../tests/support/serve-build.ts";
 import { percentile } from "./stats.ts";
@@ -25,14 +25,6 @@ const envelope = `${JSON.stringify({ event_id: "c".repeat(32), dsn: TEST_DSN })}
 
 type Row = { fault: string; user: string; kept: string; measured: string; ok: boolean };
 const rows: Row[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();

@@ -9,8 +9,8 @@
  * LOAD_REPORTING=off runs without a DSN (and without tunnel posts), to compare.
  */
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:net";
 import autocannon from "autocannon";
+import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild, TEST_VARS } from "../tests/support/serve-build.ts";
 import { isolateHeapMiB } from "./isolate-heap.ts";
@@ -68,14 +68,6 @@ function workerdMemoryMiB(): number {
     .filter((row) => ours.has(row.pid) && row.comm.includes("workerd"))
     .reduce((sum, row) => sum + row.rss, 0);
   return kib / 1024;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
 }
 
 const inspectorPort = await freePort();

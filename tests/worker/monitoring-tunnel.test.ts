@@ -1,7 +1,6 @@
-import type { AddressInfo } from "node:net";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { BASE_SECURITY_HEADERS } from "../../app/platform/security-headers";
+import { freePort } from "../support/free-port.ts";
 import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
@@ -63,14 +62,6 @@ function post(path: string, body: BodyInit, headers: Record<string, string> = {}
     body,
     headers: { "Content-Type": "text/plain;charset=UTF-8", ...headers },
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("forwarding", () => {
