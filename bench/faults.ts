@@ -16,7 +16,7 @@ import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../tests/support/serve-build.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../tests/support/serve-build.ts";
 import { percentile } from "./stats.ts";
 
 const PAGE_SAMPLES = Number(process.env.FAULT_SAMPLES ?? 40);
@@ -181,7 +181,7 @@ for (const fault of INGEST_FAULTS) {
       return { status: response.status, body: await response.text() };
     });
     await db.exec("ALTER TABLE messages_away RENAME TO messages");
-    const rowsAfter = (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n;
+    const rowsAfter = await storedMessageCount(app);
     const healthy = await timed(async () => (await post()).status);
     const keptText = failed.value.body.includes("kept through a database failure");
     const digest = failed.value.body.match(DIGEST)?.[1];

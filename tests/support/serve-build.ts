@@ -91,3 +91,9 @@ async function applyMigrations(miniflare: Miniflare): Promise<void> {
 
 /** The variables the test suites run with: the reference failure routes are mounted. */
 export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
+
+/** How many messages the served Worker's D1 database holds (tests assert that refusals store nothing). */
+export async function storedMessageCount(served: ServedBuild): Promise<number> {
+  const db = await served.miniflare.getD1Database("DB");
+  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
+}

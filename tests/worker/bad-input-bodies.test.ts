@@ -8,7 +8,7 @@ import {
   TEST_TUNNEL_QUERY,
 } from "../support/ingest-stand-in.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 // Bad bodies (issue 7), for the two surfaces that read one: the /messages action and the /monitoring
 // tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the
@@ -38,11 +38,6 @@ afterAll(async () => {
   expect(errorLogs.map((log) => log.message)).toEqual([]);
   expect(ingest.received.map((request) => request.body.toString())).toEqual([]);
 });
-
-async function rowCount(): Promise<number> {
-  const db = await app.miniflare.getD1Database("DB");
-  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
-}
 
 const SUBMISSION = "submissionId=6c1f4f0e-8a43-4b5e-9a51-3f7d2c1b0a99";
 
@@ -76,11 +71,11 @@ describe("forms posted to /messages", () => {
     ["no fields at all", "", 400, /out of date|required|Write/i],
     ["only separators", "&&&===&", 400, /out of date|required|Write/i],
   ])("%s: the expected 4xx with a message, nothing stored", async (_, body, status, message) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postMessage(URLENCODED, body);
     expect(response.status).toBe(status);
     expect(response.body).toMatch(message);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   // Through fetch(): the Worker answers before reading the whole body, and a raw socket can lose that
@@ -92,7 +87,7 @@ describe("forms posted to /messages", () => {
       (body: string) => new Blob([body]).stream() as ReadableStream<Uint8Array<ArrayBuffer>>,
     ],
   ])("a body over 16 KiB, %s, answers 413 with a message, nothing stored", async (_, asBody) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await fetch(new URL("/messages", app.url), {
       method: "POST",
       headers: { Origin: app.url.origin, "Content-Type": URLENCODED },
@@ -101,7 +96,7 @@ describe("forms posted to /messages", () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.text()).toContain("Payload Too Large");
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   const MULTIPART = "multipart/form-data; boundary=b";
@@ -117,20 +112,20 @@ describe("forms posted to /messages", () => {
     ["with another boundary", bytes(part("name", "Ada").toString().replaceAll("--b", "--c"), "--c--\r\n")],
     ["with invalid UTF-8 in a value", bytes(part("name", "Ada"), part("text", [0xff, 0xfe]), "--b--\r\n")],
   ])("a multipart form %s answers 400, nothing stored", async (_, body) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postMessage(MULTIPART, body);
     expect(response.status).toBe(400);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test(
     "a body that stops short of its Content-Length answers 408 once the body time-out passes, nothing stored",
     async () => {
-      const before = await rowCount();
+      const before = await storedMessageCount(app);
       const response = await postMessage(URLENCODED, `${SUBMISSION}&name=Ada&text=`, ["Content-Length: 500"]);
       expect(response.status).toBe(408);
       expect(response.body).toContain("Request Timeout");
-      expect(await rowCount()).toBe(before);
+      expect(await storedMessageCount(app)).toBe(before);
     },
     REQUEST_BODY_TIMEOUT_MS + 10_000,
   );

@@ -1,7 +1,7 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 // Bad headers (issue 7): a clear 4xx or the normal page, never a 500; a refused post stores nothing.
 
@@ -16,11 +16,6 @@ afterAll(async () => {
   await app?.close();
   expect(errorLogs.map((log) => log.message)).toEqual([]);
 });
-
-async function rowCount(): Promise<number> {
-  const db = await app.miniflare.getD1Database("DB");
-  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
-}
 
 function get(target: string, lines: string[]) {
   return rawRequest(app.url, rawHead("GET", target, app.url, lines));
@@ -83,23 +78,23 @@ describe("Content-Type on a post", () => {
     ["JSON", "application/json"],
     ["a parameter only", "; charset=utf-8"],
   ])("%s answers 415 with the accepted types, nothing stored", async (_, type) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postForm([`Content-Type: ${type}`]);
     expect(response.status).toBe(415);
     expect(response.body).toContain("application/x-www-form-urlencoded or multipart/form-data");
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("none at all answers 415, nothing stored", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     expect((await postForm([])).status).toBe(415);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("multipart without a boundary answers 400, nothing stored", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     expect((await postForm(["Content-Type: multipart/form-data"])).status).toBe(400);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 });
 
@@ -107,7 +102,7 @@ describe("methods", () => {
   test.each(["PUT", "PATCH", "DELETE"])(
     "%s to the /messages action answers 405 with Allow: POST, nothing stored",
     async (method) => {
-      const before = await rowCount();
+      const before = await storedMessageCount(app);
       const response = await rawRequest(
         app.url,
         rawHead(method, "/messages", app.url, [
@@ -119,7 +114,7 @@ describe("methods", () => {
       );
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
-      expect(await rowCount()).toBe(before);
+      expect(await storedMessageCount(app)).toBe(before);
     },
   );
 });
@@ -138,7 +133,7 @@ describe("Host, Origin and the request line", () => {
     ["another site", "https://evil.example"],
     ["null", "null"],
   ])("a post with Origin %s answers 403, nothing stored", async (_, origin) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const body = FORM;
     const response = await rawRequest(
       app.url,
@@ -150,22 +145,22 @@ describe("Host, Origin and the request line", () => {
       body,
     );
     expect(response.status).toBe(403);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("an invalid Content-Length is refused with 400 by the runtime, nothing stored", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const head = rawHead("POST", "/messages", app.url, [
       `Origin: ${app.url.origin}`,
       "Content-Type: application/x-www-form-urlencoded",
       "Content-Length: abc",
     ]);
     expect((await rawRequest(app.url, head, FORM)).status).toBe(400);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("Content-Length with chunked encoding: the chunked framing wins (RFC 9112), the form is read once", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const head = rawHead("POST", "/messages", app.url, [
       `Origin: ${app.url.origin}`,
       "Content-Type: application/x-www-form-urlencoded",
@@ -175,6 +170,6 @@ describe("Host, Origin and the request line", () => {
     expect(
       (await rawRequest(app.url, head, `${FORM.length.toString(16)}\r\n${FORM}\r\n0\r\n\r\n`)).status,
     ).toBe(303);
-    expect(await rowCount()).toBe(before + 1);
+    expect(await storedMessageCount(app)).toBe(before + 1);
   });
 });

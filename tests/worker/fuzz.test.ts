@@ -7,7 +7,7 @@ import {
   TEST_DSN,
   TEST_TUNNEL_QUERY,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 // Generated input (fast-check, issue 7) sent to the built Worker over HTTP: the tunnel and the /messages
 // action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.
@@ -96,11 +96,6 @@ describe("the /monitoring tunnel under generated envelopes", () => {
 });
 
 describe("the /messages action under generated forms", () => {
-  async function rowCount(): Promise<number> {
-    const db = await app.miniflare.getD1Database("DB");
-    return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
-  }
-
   const field = fc.oneof(fc.string({ unit: "binary", maxLength: 80 }), fc.string({ maxLength: 600 }));
   const form = fc.oneof(
     // Fields as a browser encodes them, with a fresh submission id or a bad one.
@@ -128,7 +123,7 @@ describe("the /messages action under generated forms", () => {
   );
 
   test("every post is stored (303) or refused with a 4xx; a row is added exactly per 303", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     let stored = 0;
     await fc.assert(
       fc.asyncProperty(form, async ({ type, body }) => {
@@ -145,6 +140,6 @@ describe("the /messages action under generated forms", () => {
       RUNS,
     );
     expect(stored).toBeGreaterThan(10);
-    expect(await rowCount()).toBe(before + stored);
+    expect(await storedMessageCount(app)).toBe(before + stored);
   }, 120_000);
 });

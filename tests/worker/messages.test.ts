@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 let app: ServedBuild;
 
@@ -10,11 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-async function rowCount(): Promise<number> {
-  const db = await app.miniflare.getD1Database("DB");
-  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
-}
 
 async function submissionId(): Promise<string> {
   const html = await (await fetch(new URL("/messages", app.url))).text();
@@ -34,7 +29,7 @@ function postForm(path: string, fields: Record<string, string>, headers: Record<
 
 describe("posting a message (post/redirect/get)", () => {
   test("a valid form stores one row and redirects back to the list, where it shows first", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postForm("/messages", {
       submissionId: await submissionId(),
       name: " Ada ",
@@ -42,24 +37,24 @@ describe("posting a message (post/redirect/get)", () => {
     });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/messages");
-    expect(await rowCount()).toBe(before + 1);
+    expect(await storedMessageCount(app)).toBe(before + 1);
     const list = await (await fetch(new URL("/messages", app.url))).text();
     expect(list).toMatch(/<strong>Ada<\/strong>[\s\S]*?<p>Hello edge<\/p>/);
   });
 
   test("a form sent twice with the same submission id stores once", async () => {
     const id = await submissionId();
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const responses = await Promise.all([
       postForm("/messages", { submissionId: id, name: "Bo", text: "twice" }),
       postForm("/messages", { submissionId: id, name: "Bo", text: "twice" }),
     ]);
     expect(responses.map((response) => response.status)).toEqual([303, 303]);
-    expect(await rowCount()).toBe(before + 1);
+    expect(await storedMessageCount(app)).toBe(before + 1);
   });
 
   test("the client-side (.data) action stores and redirects too", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postForm("/messages.data", {
       submissionId: await submissionId(),
       name: "Cy",
@@ -67,7 +62,7 @@ describe("posting a message (post/redirect/get)", () => {
     });
     expect(response.status).toBe(202);
     expect(await response.text()).toContain("/messages");
-    expect(await rowCount()).toBe(before + 1);
+    expect(await storedMessageCount(app)).toBe(before + 1);
   });
 });
 
@@ -89,13 +84,13 @@ describe("validation: 400 with a message per field and the typed values kept", (
     ["a message starting with a NUL", { name: "Di", text: "\u0000hello" }, "Remove the control characters."],
     ["a name with a line break", { name: "D\ni", text: "hello" }, "Remove the control characters."],
   ])("%s", async (_, fields, message) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postForm("/messages", { submissionId: await submissionId(), ...fields });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain(message);
     expect(html).toContain(fields.name.trim() === "" ? 'name="name"' : `value="${fields.name}"`);
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("exactly 50 and 500 characters (counted as characters, not bytes) are accepted", async () => {
@@ -108,11 +103,11 @@ describe("validation: 400 with a message per field and the typed values kept", (
   });
 
   test("a missing submission id is refused with a message, nothing stored", async () => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const response = await postForm("/messages", { name: "Ed", text: "no id" });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("This form is out of date");
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 });
 
@@ -151,7 +146,7 @@ describe("a database failure", () => {
   test("on write: 503 with a message and a digest, the typed values kept, nothing written", async () => {
     const db = await app.miniflare.getD1Database("DB");
     const id = await submissionId();
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     await db.exec(
       "CREATE TRIGGER refuse_writes BEFORE INSERT ON messages BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
     );
@@ -167,7 +162,7 @@ describe("a database failure", () => {
     } finally {
       await db.exec("DROP TRIGGER refuse_writes");
     }
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test("on read: the page still offers the form, with a digest for the missing list", async () => {
@@ -198,7 +193,7 @@ describe("SPEC C6: same-origin actions only, refused before any action code runs
     ["Sec-Fetch-Site: same-site without Origin", "/messages", { Origin: "", "Sec-Fetch-Site": "same-site" }],
     ["a look-alike origin", "/messages", { Origin: "http://127.0.0.1.evil.example" }],
   ])("%s answers 403 and stores nothing", async (_, path, headers) => {
-    const before = await rowCount();
+    const before = await storedMessageCount(app);
     const clean = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ""));
     const response = await fetch(new URL(path, app.url), {
       method: "POST",
@@ -208,7 +203,7 @@ describe("SPEC C6: same-origin actions only, refused before any action code runs
     });
     expect(response.status).toBe(403);
     expect(await response.text()).toBe("Forbidden: this request comes from another site.");
-    expect(await rowCount()).toBe(before);
+    expect(await storedMessageCount(app)).toBe(before);
   });
 
   test.each([
