@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./tests/support/chromium.ts";
 
-const PORT = 4173;
+// E2E_PORT lets several checkouts run their browser suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 /** Real Chromium (tests/support/chromium.ts) against the production build served in workerd. */
 export default defineConfig({

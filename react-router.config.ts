@@ -1,15 +1,14 @@
 import type { Config } from "@react-router/dev/config";
-import { EXTRA_ACTION_ORIGINS } from "./app/platform/action-origins.ts";
-import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
+import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
 
 export default {
   ssr: true,
   // BUILD_DIRECTORY is for bench/ssr.ts, which builds its baseline next to the real build.
   buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
   // Static pages are rendered once at build time and served as assets (SPEC C5 "static").
-  prerender: [...STATIC_PAGE_PATHS],
+  prerender: [...STATIC_PAGES],
   // The whole route manifest ships with the page: prefetch and the route-loading time-out need every
-  // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md).
+  // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md, 008-navigation-adapter.md).
   routeDiscovery: { mode: "initial" },
   // React Router's own cross-origin action check (a second line behind the Worker's), fed the same list.
   allowedActionOrigins: EXTRA_ACTION_ORIGINS.map((origin) => new URL(origin).host),

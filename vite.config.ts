@@ -4,7 +4,10 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
-import { STATIC_PAGE_PATHS } from "./app/platform/static-pages.ts";
+import { staticRouteIds } from "./app/platform/static-routes.ts";
+import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
+import routes from "./app/routes.ts";
+import { exactOrigins } from "./workers/same-origin.ts";
 
 /**
  * Modules every page loads: React, React Router and their helpers, and the platform's first-load stubs.
@@ -24,7 +27,19 @@ const FIRST_LOAD_MODULES = new RegExp(
   ].join("|"),
 );
 
+/**
+ * Issue 11 (DNS rebinding): the dev server answers only for loopback names and IP addresses (Vite's
+ * default `server.allowedHosts`, checked before any plugin's middleware, the Worker's included) and the
+ * names in LOCAL_ALLOWED_HOSTS: comma-separated, `.example.com` for a domain and its subdomains. The same
+ * variable configures `npm start` (tests/support/serve.ts).
+ */
+const LOCAL_ALLOWED_HOSTS = (process.env.LOCAL_ALLOWED_HOSTS ?? "")
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean);
+
 export default defineConfig({
+  server: { allowedHosts: LOCAL_ALLOWED_HOSTS },
   environments: {
     client: {
       build: {
@@ -33,6 +48,12 @@ export default defineConfig({
         },
       },
     },
+  },
+  // The product's choices, handed to the platform (app/platform/build-config.ts) in the browser's and the
+  // Worker's bundles alike: per route, not per page, so no bundle grows with the number of static pages.
+  define: {
+    "import.meta.env.PLATFORM_STATIC_ROUTE_IDS": JSON.stringify(staticRouteIds(routes, STATIC_PAGES)),
+    "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(exactOrigins(EXTRA_ACTION_ORIGINS)),
   },
   plugins: [
     // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app.
@@ -63,7 +84,7 @@ function staticPageSecurityHeaders(): Plugin {
               if (!clientDirectory) throw new Error("No client build to write _headers for");
               const headersFile = join(clientDirectory, "_headers");
               const pages = await Promise.all(
-                STATIC_PAGE_PATHS.map(async (path) => ({
+                STATIC_PAGES.map(async (path) => ({
                   path,
                   html: await readFile(join(clientDirectory, path, "index.html"), "utf8"),
                 })),

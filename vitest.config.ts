@@ -17,6 +17,15 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        test: {
+          name: "scripts",
+          include: ["tests/scripts/**/*.test.ts"],
+          environment: "node",
+          // Each test runs npm scripts (wrangler, workerd) as a developer would; they bound their own time.
+          testTimeout: 180_000,
+        },
+      },
     ],
   },
 });

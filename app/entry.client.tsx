@@ -2,12 +2,13 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { navigationMonitoring, reportRouterError } from "./platform/monitoring/browser-monitoring";
+import { navigationHold } from "./platform/navigation/navigation-client";
 
 startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <HydratedRouter onError={reportRouterError} instrumentations={[navigationMonitoring]} />
+      <HydratedRouter onError={reportRouterError} instrumentations={[navigationHold, navigationMonitoring]} />
     </StrictMode>,
   );
 });

@@ -56,7 +56,8 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  for (const [name, value] of Object.entries(documentSecurityHeaders({ nonce })))
+  const development = import.meta.env.DEV;
+  for (const [name, value] of Object.entries(documentSecurityHeaders({ nonce }, { development })))
     responseHeaders.set(name, value);
   return new Response(body, { headers: responseHeaders, status: statusCode });
 }

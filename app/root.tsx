@@ -2,16 +2,17 @@ import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesHref from "./app.css?url";
-import { ErrorPage, errorTitle } from "./components/error-page";
+import { ErrorPage, errorMeta } from "./components/error-page";
 import { SiteNav } from "./components/site-nav";
 import { browserMonitoringConfig } from "./platform/monitoring/browser-config.server";
 import { EARLY_ERRORS_SCRIPT } from "./platform/monitoring/early-errors";
 import { useRouteMonitoring } from "./platform/monitoring/use-route-monitoring";
+import { ROUTE_ANNOUNCER_ID } from "./platform/navigation/navigation-client";
 import { useNavigationPlatform } from "./platform/navigation/use-navigation-platform";
 import { useNonce } from "./platform/nonce";
 import { getRequestPlatform } from "./platform/request-context";
 
-export const meta: Route.MetaFunction = ({ error }) => (error ? [{ title: errorTitle(error) }] : []);
+export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -37,6 +38,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Development only: Vite marks the styles it injects with this nonce (security-headers.ts). */}
+        {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         {monitoring ? (
           // The script runs once, from the server's HTML. The browser renders it empty, so its text is not
           // in the JavaScript bundle (issue 6 budget); hydration leaves the parsed element as it is.
@@ -51,8 +54,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links nonce={nonce} />
       </head>
       <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
         <SiteNav />
-        <main>{children}</main>
+        {/* The skip link's target; browsers start the next Tab inside it, no tabindex needed. */}
+        <main id="main">{children}</main>
+        {/* Empty until a client navigation: the navigation platform writes the new page's title here. */}
+        <p id={ROUTE_ANNOUNCER_ID} role="status" className="visually-hidden" />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

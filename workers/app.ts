@@ -1,15 +1,16 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { EXTRA_ACTION_ORIGINS } from "../app/platform/action-origins";
+import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
+import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
+import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
 
-const extraActionOrigins = new Set(EXTRA_ACTION_ORIGINS);
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
 // Created once per isolate: React Router derives its route tables here, not on every request.
@@ -24,25 +25,27 @@ const app = {
 } satisfies ExportedHandler<Env>;
 
 /** The app with error reporting, loaded on the first request that has a DSN configured. */
-let monitoredApp: Promise<ExportedHandler<Env>> | undefined;
-function withReporting(): Promise<ExportedHandler<Env>> {
+let monitoredApp: Promise<{ fetch: typeof app.fetch }> | undefined;
+function withReporting(): Promise<{ fetch: typeof app.fetch }> {
   monitoredApp ??= import("./with-monitoring").then(({ withMonitoring }) => withMonitoring(app));
   return monitoredApp;
 }
 
 export default {
   async fetch(request, env, ctx) {
-    return withSecurityHeaders(await routeRequest(request, env, ctx));
+    return withPlatformHeaders(await routeRequest(request, env, ctx));
   },
 } satisfies ExportedHandler<Env>;
 
-/** The one door: the tunnel, the cross-site gate, then the app (with or without reporting). */
+/** The one door: https, the tunnel, the cross-site gate, then the app (with or without reporting). */
 async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
   env: Env,
   ctx: ExecutionContext,
 ): Promise<Response> {
   const url = new URL(request.url);
+  const toHttps = httpsRedirect(url);
+  if (toHttps) return toHttps;
   const { pathname } = url;
   // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
   if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
@@ -50,7 +53,7 @@ async function routeRequest(
     return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
   }
   // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
-  if (isCrossSiteMutation(request, extraActionOrigins)) {
+  if (isCrossSiteMutation(request, EXTRA_ACTION_ORIGINS)) {
     return plainText(403, "Forbidden: this request comes from another site.");
   }
   const unknownRoutes = unknownRouteIds(url, routeIds);
@@ -59,17 +62,19 @@ async function routeRequest(
   }
   // Without a DSN, reporting is off and the SDK is not even loaded.
   if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
-  const monitored = await withReporting();
-  // withSentry keeps the handler's shape; ExportedHandler merely types `fetch` as optional.
-  return monitored.fetch ? monitored.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+  return (await withReporting()).fetch(request, env, ctx);
 }
 
 /**
- * Pages get their headers from the renderer (it holds the nonce); every other answer gets the base set
- * and a policy under which nothing runs (app/platform/security-headers.ts).
+ * Pages get their security headers from the renderer (it holds the nonce); every other answer gets the base
+ * set and a policy under which nothing runs (app/platform/security-headers.ts). Everything the Worker
+ * answers is kept out of shared caches unless it says otherwise (app/platform/cache-headers.ts).
  */
-function withSecurityHeaders(response: Response): Response {
-  const missing = Object.entries(missingSecurityHeaders(response.headers));
+function withPlatformHeaders(response: Response): Response {
+  const missing = Object.entries({
+    ...missingSecurityHeaders(response.headers),
+    ...missingCacheHeaders(response.headers),
+  });
   if (missing.length === 0) return response;
   // Responses from fetch() or Response.redirect() have immutable headers: copy before setting.
   const secured = new Response(response.body, response);

@@ -1,4 +1,5 @@
 import {
+  MONITORING_TUNNEL_MAX_ANSWER_BYTES,
   MONITORING_TUNNEL_MAX_BYTES,
   MONITORING_TUNNEL_TIMEOUT_MS,
   REQUEST_BODY_TIMEOUT_MS,
@@ -34,7 +35,7 @@ export function tunnelSettings(env: Env): TunnelSettings | undefined {
 }
 
 /** Only what the SDK needs from Sentry's answer: its status, rate limits and retry time. */
-const RESPONSE_HEADERS_KEPT = ["content-type", "retry-after", "x-sentry-rate-limits"];
+const RESPONSE_HEADERS_KEPT = ["retry-after", "x-sentry-rate-limits"];
 
 /**
  * Forwards one browser envelope to Sentry, and nothing else: the query must name the configured org and
@@ -60,9 +61,10 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
   const headers = new Headers({
     "Content-Type": request.headers.get("Content-Type") ?? "application/x-sentry-envelope",
   });
-  const clientIp = request.headers.get("CF-Connecting-IP");
-  if (clientIp) headers.set("X-Forwarded-For", clientIp);
+  // No client IP (no X-Forwarded-For): Sentry would store it with the browser's reports
+  // (app/platform/monitoring/report-privacy.ts). Sentry then sees the Worker, not the visitor.
 
+  // One deadline for the whole exchange (issue 11): connecting, the first byte and the last.
   const signal = AbortSignal.timeout(settings.timeoutMs);
   try {
     const upstream = await fetch(envelopeUrl(settings.dsn, settings.ingestOrigin), {
@@ -70,15 +72,27 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       body,
       headers,
       signal,
+      // Issue 11: the envelope goes to the DSN's host and nowhere else, whatever Sentry's side answers.
+      redirect: "manual",
     });
-    // Read the (small) answer within the same deadline, so a stalled body cannot hang the browser either.
-    const answer = await upstream.arrayBuffer();
-    const kept = new Headers();
+    if (upstream.status >= 300 && upstream.status < 400) {
+      void upstream.body?.cancel().catch(() => {});
+      return plain(502, "Bad Gateway: Sentry answered with a redirect, which the tunnel does not follow.");
+    }
+    const answer = await readAnswer(upstream, MONITORING_TUNNEL_MAX_ANSWER_BYTES, signal);
+    if (answer === "too large") {
+      return plain(
+        502,
+        `Bad Gateway: Sentry's answer exceeds ${MONITORING_TUNNEL_MAX_ANSWER_BYTES} bytes, which the tunnel does not read.`,
+      );
+    }
+    const kept = new Headers({ "Content-Type": inertContentType(upstream.headers.get("Content-Type")) });
     for (const name of RESPONSE_HEADERS_KEPT) {
       const value = upstream.headers.get(name);
       if (value !== null) kept.set(name, value);
     }
-    return new Response(answer, { status: upstream.status, headers: kept });
+    // A 204 (or any empty answer) must have no body at all: Response refuses one for null-body statuses.
+    return new Response(answer.byteLength > 0 ? answer : null, { status: upstream.status, headers: kept });
   } catch (error) {
     if (signal.aborted) return plain(504, "Gateway Timeout: Sentry did not answer in time.");
     return plain(
@@ -86,6 +100,59 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       `Bad Gateway: Sentry could not be reached (${error instanceof Error ? error.name : "error"}).`,
     );
   }
+}
+
+/**
+ * Sentry's answer, read to at most `maxBytes` (issue 11): a huge or endless answer costs that much memory
+ * and no more; the rest is cancelled unread. Rejects when `signal` aborts, however slowly bytes drip in.
+ */
+async function readAnswer(
+  upstream: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Uint8Array<ArrayBuffer> | "too large"> {
+  if (!upstream.body) return new Uint8Array();
+  const reader = upstream.body.getReader();
+  if (Number(upstream.headers.get("Content-Length")) > maxBytes) {
+    void reader.cancel().catch(() => {});
+    return "too large";
+  }
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
+  // The read that loses the race to the deadline must not become an unhandled rejection.
+  aborted.catch(() => {});
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), aborted]);
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > maxBytes) return "too large";
+      chunks.push(next.value);
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  const answer = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    answer.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return answer;
+}
+
+/**
+ * What the browser is told the answer is (issue 11): JSON stays JSON for the SDK; anything else, HTML with
+ * a script included, becomes text, so nothing Sentry's side sends can render as a document on this origin.
+ */
+export function inertContentType(upstream: string | null): string {
+  const essence = upstream?.split(";")[0]?.trim().toLowerCase();
+  return essence === "application/json" ? "application/json" : "text/plain; charset=utf-8";
 }
 
 /**

@@ -48,8 +48,24 @@ function httpErrorMessage(status: number, statusText: string, body: unknown): st
   return statusText || "Request failed.";
 }
 
-/** The document title for an error page. */
-export function errorTitle(error: unknown): string {
-  if (isServerErrorResponse(error) || !isRouteErrorResponse(error)) return "Application error";
-  return error.status === 404 ? "404: Page not found" : `${error.status}: Request failed`;
+/** The document title and description of an error page (every page has both, issue 15). */
+export function errorMeta(error: unknown) {
+  const http = isServerErrorResponse(error) || !isRouteErrorResponse(error) ? undefined : error;
+  return [
+    {
+      title: !http
+        ? "Application error"
+        : http.status === 404
+          ? "404: Page not found"
+          : `${http.status}: Request failed`,
+    },
+    {
+      name: "description",
+      content: http
+        ? httpErrorMessage(http.status, http.statusText, http.data)
+        : isServerErrorResponse(error)
+          ? SERVER_ERROR_MESSAGE
+          : CLIENT_ERROR_MESSAGE,
+    },
+  ];
 }

@@ -25,7 +25,8 @@ export function NavigationControls() {
       <button type="button" onClick={() => router.prefetch("/about")}>
         Prefetch /about
       </button>
-      {busy ? <span role="status">Loading…</span> : null}
+      {/* Always there: a live region added together with its text is often not read out (issue 15). */}
+      <span role="status">{busy ? "Loading…" : ""}</span>
     </section>
   );
 }

@@ -18,12 +18,8 @@ export function SiteNav() {
         {NAV_LINKS.map(({ to, label }) => {
           const active = to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
           return (
-            <AppLink
-              key={to}
-              to={to}
-              className={active ? "active" : undefined}
-              aria-current={active ? "page" : undefined}
-            >
+            // Styled by aria-current (app.css): no class needed.
+            <AppLink key={to} to={to} aria-current={active ? "page" : undefined}>
               {label}
             </AppLink>
           );

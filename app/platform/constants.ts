@@ -1,5 +1,5 @@
 /**
- * The platform constants of the product contract (shared/SPEC.md, "Platform constants").
+ * The platform constants of the product contract (docs/contract.md, "Platform constants").
  * Every number the contract names lives here and nowhere else.
  */
 
@@ -21,8 +21,11 @@ export const MONITORING_TUNNEL_PATH = "/monitoring";
 /** Issue 4: the largest envelope the tunnel accepts (Sentry's own limit for a whole envelope is larger). */
 export const MONITORING_TUNNEL_MAX_BYTES = 1_048_576;
 
-/** Issue 4: how long the tunnel waits for Sentry before answering 504. */
+/** Issue 4 (issue 11: the whole exchange, first byte to last): how long the tunnel waits for Sentry before a 504. */
 export const MONITORING_TUNNEL_TIMEOUT_MS = 10_000;
 
 /** Issue 7: a request body (form or envelope) must arrive within this long; a stalled client gets 408. */
 export const REQUEST_BODY_TIMEOUT_MS = 10_000;
+
+/** Issue 11: the most of Sentry's answer the tunnel reads (Sentry answers a few bytes); more is a 502. */
+export const MONITORING_TUNNEL_MAX_ANSWER_BYTES = 65_536;

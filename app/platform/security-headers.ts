@@ -46,17 +46,29 @@ export const PERMISSIONS_POLICY = DISABLED_FEATURES.map((feature) => `${feature}
 export type ScriptAllowance = { nonce: string } | { sha256: readonly string[] };
 
 /**
+ * `development` is `npm run dev` (import.meta.env.DEV): Vite injects CSS there as `<style>` elements it
+ * creates from JavaScript (a route's `import "./page.css"`, the error overlay), which it marks with the
+ * nonce of `<meta property="csp-nonce">` (root.tsx). Only those get in: style attributes stay refused,
+ * as in production, so code that works in development keeps working when deployed (issue 15).
+ */
+export type PolicyOptions = { development?: boolean };
+
+/**
  * The document policy. `'strict-dynamic'` lets the allowed inline scripts load the route modules (and
  * those load theirs) without listing hosts; `connect-src 'self'` holds because reports go through the
  * same-origin tunnel (SPEC C7). Inline style attributes are not allowed: styles come from stylesheets.
  */
-export function contentSecurityPolicy(scripts: ScriptAllowance): string {
+export function contentSecurityPolicy(
+  scripts: ScriptAllowance,
+  { development = false }: PolicyOptions = {},
+): string {
   const scriptSources =
     "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.sha256.map((hash) => `'sha256-${hash}'`);
+  const devStyleSources = development && "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : [];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": [...scriptSources, "'strict-dynamic'"],
-    "style-src": ["'self'"],
+    "style-src": ["'self'", ...devStyleSources],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
@@ -77,14 +89,20 @@ export function contentSecurityPolicy(scripts: ScriptAllowance): string {
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Every header of an HTML page. */
-export function documentSecurityHeaders(scripts: ScriptAllowance): Record<string, string> {
-  return { ...BASE_SECURITY_HEADERS, ...documentOnlyHeaders(scripts) };
+export function documentSecurityHeaders(
+  scripts: ScriptAllowance,
+  options?: PolicyOptions,
+): Record<string, string> {
+  return { ...BASE_SECURITY_HEADERS, ...documentOnlyHeaders(scripts, options) };
 }
 
 /** The headers a page has on top of BASE_SECURITY_HEADERS. */
-export function documentOnlyHeaders(scripts: ScriptAllowance): Record<string, string> {
+export function documentOnlyHeaders(
+  scripts: ScriptAllowance,
+  options?: PolicyOptions,
+): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(scripts),
+    "Content-Security-Policy": contentSecurityPolicy(scripts, options),
     "Permissions-Policy": PERMISSIONS_POLICY,
     // A page this app opens, or that opens it, gets no handle on its window.
     "Cross-Origin-Opener-Policy": "same-origin",

@@ -28,15 +28,25 @@ export async function scriptHash(text: string): Promise<string> {
 export type StaticPage = { path: string; html: string };
 
 /**
+ * Issue 11: the Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
+ * files are assets, and wrangler knows no type for `.data`, so without this rule they are served without
+ * one. One rule covers them all (the `_headers` file has room for 100): `*` matches across `/`.
+ */
+export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
+
+/**
  * The `_headers` file for the build: the hand-written rules of public/_headers, the base set for every
- * asset, then each page's document headers. Values of all matching rules are joined, so only the page
+ * asset, the type of pre-rendered page data, then each page's document headers. Values of all matching rules are joined, so only the page
  * rules carry a policy (two policies would both be enforced).
  */
 export async function headersFileWithStaticPages(
   handWritten: string,
   pages: readonly StaticPage[],
 ): Promise<string> {
-  const rules = [rule("/*", BASE_SECURITY_HEADERS)];
+  const rules = [
+    rule("/*", BASE_SECURITY_HEADERS),
+    rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
+  ];
   for (const { path, html } of pages) {
     // `:name` and `*` are placeholders in `_headers` paths; a page's rule must match that page only.
     if (!path.startsWith("/") || /[:*\s]/.test(path))

@@ -1,8 +1,16 @@
 import type { Route } from "./+types/about";
+import "./about.css";
 
-export const meta: Route.MetaFunction = () => [{ title: "About · Edge app" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "About · Edge app" },
+  {
+    name: "description",
+    content:
+      "The platform these pages run on: client-side navigation, error pages with a digest, edge rendering.",
+  },
+];
 
-// Runs once, at build time: this page is pre-rendered (app/platform/static-pages.ts).
+// Runs once, at build time: this page is pre-rendered (STATIC_PAGES in app/product.config.ts).
 export function loader() {
   return { renderedAt: new Date().toISOString() };
 }
@@ -11,7 +19,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>About</h1>
-      <p>
+      <p className="about-platform">
         The platform these pages run on: client-side navigation, an application-error page with a digest, and
         rendering in a Cloudflare Worker. This page is static, rendered at{" "}
         <time dateTime={loaderData.renderedAt}>{loaderData.renderedAt}</time>.

@@ -3,6 +3,11 @@ import { Link } from "react-router";
 import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
 import type { Route } from "./+types/failure-client";
 
+export const meta: Route.MetaFunction = () => [
+  { title: "Client failure · Edge app" },
+  { name: "description", content: "A reference failure: a button that throws in the browser." },
+];
+
 export function loader({ context }: Route.LoaderArgs) {
   assertFailureRoutesEnabled(context);
   return null;

@@ -1,6 +1,12 @@
 import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
 import type { Route } from "./+types/failure-render";
 
+// Used on a client navigation only: the server answers this page with the error page (the root's meta).
+export const meta: Route.MetaFunction = () => [
+  { title: "Server render failure · Edge app" },
+  { name: "description", content: "A reference failure: this page throws while rendering on the server." },
+];
+
 export function loader({ context }: Route.LoaderArgs) {
   assertFailureRoutesEnabled(context);
   return null;

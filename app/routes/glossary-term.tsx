@@ -5,6 +5,7 @@ import type { Route } from "./+types/glossary-term";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.entry.term ?? "Glossary"} · Edge app` },
+  { name: "description", content: loaderData?.entry.definition ?? "A glossary term." },
 ];
 
 // Pre-rendered for every known term at build time; an unknown term reaches the Worker and is a 404.

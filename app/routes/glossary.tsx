@@ -2,9 +2,12 @@ import { AppLink } from "../components/app-link";
 import { GLOSSARY } from "../data/glossary";
 import type { Route } from "./+types/glossary";
 
-export const meta: Route.MetaFunction = () => [{ title: "Glossary · Edge app" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Glossary · Edge app" },
+  { name: "description", content: "The words this application's platform is described in, one page each." },
+];
 
-// Runs once, at build time: this page is pre-rendered (app/platform/static-pages.ts).
+// Runs once, at build time: this page is pre-rendered (STATIC_PAGES in app/product.config.ts).
 export function loader() {
   return { terms: GLOSSARY.map(({ slug, term }) => ({ slug, term })) };
 }

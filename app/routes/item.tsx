@@ -4,6 +4,12 @@ import type { Route } from "./+types/item";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.location.city ?? "Edge location"} · Edge app` },
+  {
+    name: "description",
+    content: loaderData
+      ? `The edge location in ${loaderData.location.city}, ${loaderData.location.country}, rendered per request.`
+      : "An edge location.",
+  },
 ];
 
 export function loader({ params }: Route.LoaderArgs) {

@@ -2,7 +2,10 @@ import { AppLink } from "../components/app-link";
 import { EDGE_LOCATIONS } from "../data/edge-locations";
 import type { Route } from "./+types/items";
 
-export const meta: Route.MetaFunction = () => [{ title: "Edge locations · Edge app" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Edge locations · Edge app" },
+  { name: "description", content: "Cities around the world that this application is served from." },
+];
 
 export function loader() {
   return { locations: EDGE_LOCATIONS, renderedAt: new Date().toISOString() };

@@ -1,7 +1,13 @@
 import { NavigationControls } from "../components/navigation-controls";
 import type { Route } from "./+types/now";
 
-export const meta: Route.MetaFunction = () => [{ title: "Now · Edge app" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Now · Edge app" },
+  {
+    name: "description",
+    content: "The time and data center of this request, rendered per request at the edge.",
+  },
+];
 
 export function loader({ request }: Route.LoaderArgs) {
   return {

@@ -1,9 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
 import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|403)/;
+const CONFLICT = /Failed to load resource: the server responded with a status of 409/;
+const ALREADY_USED =
+  "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
 /** The second site has no favicon. */
 const NO_FAVICON = /Failed to load resource: the server responded with a status of 404/;
 
@@ -84,6 +88,98 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
     await page.waitForTimeout(300);
     expect(await countInList(page, text)).toBe(1);
+  });
+});
+
+test.describe("a submission id used again (issue 11)", () => {
+  test("with JavaScript: the 409 keeps the text and brings a fresh id, and sending again stores it", async ({
+    page,
+    request,
+    pageProblems,
+  }) => {
+    pageProblems.expect(CONFLICT);
+    const theirs = unique("theirs, first");
+    const mine = unique("mine, after the conflict");
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await markDocument(page);
+    const submissionId = page.locator('input[name="submissionId"]');
+    const id = await submissionId.inputValue();
+    // The same page served from a cache to someone else, who posts it first.
+    const first = await request.post("/messages", {
+      form: { submissionId: id, name: "Zoe", text: theirs },
+      maxRedirects: 0,
+    });
+    expect(first.status()).toBe(303);
+
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByLabel("Message", { exact: true }).fill(mine);
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByText(ALREADY_USED)).toBeVisible();
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue(mine);
+    // React Router does not re-run the loader after a 4xx: the fresh id comes with the action's answer.
+    await expect(submissionId).not.toHaveValue(id);
+
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByRole("list", { name: "Latest messages" }).getByText(mine)).toBeVisible();
+    await expect(page.getByText(ALREADY_USED)).toBeHidden();
+    expect(await isSameDocument(page)).toBe(true);
+    expect(await countInList(page, mine)).toBe(1);
+    expect(await countInList(page, theirs)).toBe(1);
+  });
+
+  test("without JavaScript: post, go Back, edit the text, post again: 409 with the text kept; sending again stores it", async ({
+    playwright,
+    baseURL,
+  }) => {
+    // Back restores the page from the back/forward cache, as browsers do; Playwright switches that cache off.
+    const browser = await playwright.chromium.launch({
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ["--disable-back-forward-cache"],
+    });
+    const problems: string[] = [];
+    try {
+      const page = await browser.newPage({ baseURL, javaScriptEnabled: false });
+      page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !CONFLICT.test(message.text())) problems.push(message.text());
+      });
+      const first = unique("first version");
+      const edited = unique("edited version");
+      const submissionId = page.locator('input[name="submissionId"]');
+      await page.goto("/messages");
+      const id = await submissionId.inputValue();
+      await page.getByLabel("Name", { exact: true }).fill("Cy");
+      await page.getByLabel("Message", { exact: true }).fill(first);
+      await page.getByRole("button", { name: "Post message" }).click();
+      await expect(page.getByRole("list", { name: "Latest messages" }).getByText(first)).toBeVisible();
+
+      // Back shows the page the browser kept, with what was typed and the id it was sent with.
+      // A page restored from that cache fires no load event: wait for the navigation to commit only.
+      await page.goBack({ waitUntil: "commit" });
+      await expect(submissionId).toHaveValue(id);
+      await expect(page.getByLabel("Message", { exact: true })).toHaveValue(first);
+      await page.getByLabel("Message", { exact: true }).fill(edited);
+      const [refused] = await Promise.all([
+        page.waitForResponse((candidate) => candidate.request().method() === "POST"),
+        page.getByRole("button", { name: "Post message" }).click(),
+      ]);
+      expect(refused.status()).toBe(409);
+      await expect(page.getByText(ALREADY_USED)).toBeVisible();
+      await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Cy");
+      await expect(page.getByLabel("Message", { exact: true })).toHaveValue(edited);
+      await expect(submissionId).not.toHaveValue(id);
+
+      await page.getByRole("button", { name: "Post message" }).click();
+      await expect(page).toHaveURL(/\/messages$/);
+      await expect(page.getByRole("list", { name: "Latest messages" }).getByText(edited)).toBeVisible();
+      expect(await countInList(page, first)).toBe(1);
+      expect(await countInList(page, edited)).toBe(1);
+    } finally {
+      await browser.close();
+    }
+    expect(problems, "uncaught page errors or console errors").toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../../app/platform/constants";
-import { pageDataPath, pageOfDataPath, prefetchStaleTime } from "../../app/platform/navigation/page-data";
+import { prefetchStaleTime } from "../../app/platform/navigation/page-data";
+import { pageDataPath, pageOfDataPath } from "../../app/platform/navigation/react-router-adapter";
 import { PageDataCache, toResponse } from "../../app/platform/prefetch/page-data-cache";
-import { isStaticPage, STATIC_PAGE_PATHS } from "../../app/platform/static-pages";
 
 describe("page data URLs (React Router's single-fetch names)", () => {
   test.each([
@@ -30,18 +30,16 @@ describe("stale times (SPEC C5)", () => {
     expect(PREFETCH_STALE_MS_DYNAMIC).toBe(0);
   });
 
-  test("static pages are exactly the pre-rendered ones", () => {
-    for (const path of STATIC_PAGE_PATHS) expect(isStaticPage(path), path).toBe(true);
-    expect(isStaticPage("/about/")).toBe(true);
-    expect(isStaticPage("/now")).toBe(false);
-    expect(isStaticPage("/items/ams")).toBe(false);
-    expect(isStaticPage("/glossary/not-a-term")).toBe(false);
+  test("pages of a static route keep prefetched data 300 s, every other page 0 s", () => {
+    const staticRoutes = new Set(["routes/about", "routes/glossary-term"]);
+    expect(prefetchStaleTime("routes/about", staticRoutes)).toBe(300_000);
+    expect(prefetchStaleTime("routes/glossary-term", staticRoutes)).toBe(300_000);
+    expect(prefetchStaleTime("routes/now", staticRoutes)).toBe(0);
+    expect(prefetchStaleTime(undefined, staticRoutes)).toBe(0);
   });
 
-  test("static pages keep prefetched data 300 s, dynamic pages 0 s", () => {
-    expect(prefetchStaleTime("/about")).toBe(300_000);
-    expect(prefetchStaleTime("/glossary/edge")).toBe(300_000);
-    expect(prefetchStaleTime("/now")).toBe(0);
+  test("outside a build nothing is static", () => {
+    expect(prefetchStaleTime("routes/about")).toBe(0);
   });
 });
 

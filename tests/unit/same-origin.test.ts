@@ -1,6 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { EXTRA_ACTION_ORIGINS } from "../../app/platform/action-origins";
-import { isCrossSiteMutation } from "../../workers/same-origin";
+import { exactOrigins, isCrossSiteMutation } from "../../workers/same-origin";
 
 const APP = "https://app.example";
 
@@ -46,7 +45,17 @@ describe("isCrossSiteMutation (SPEC C6)", () => {
     expect(isCrossSiteMutation(request("POST", { Origin: "https://preview.example:444" }), extra)).toBe(true);
   });
 
-  test("every configured extra origin is an exact origin (no wildcards, paths or trailing slashes)", () => {
-    for (const origin of EXTRA_ACTION_ORIGINS) expect(new URL(origin).origin).toBe(origin);
+  test("extra origins must be exact origins: the build refuses wildcards, paths and trailing slashes", () => {
+    expect(exactOrigins(["https://preview.example", "http://localhost:5173"])).toEqual([
+      "https://preview.example",
+      "http://localhost:5173",
+    ]);
+    for (const bad of [
+      "https://*.preview.example",
+      "https://preview.example/",
+      "preview.example",
+      "https://a.example/x",
+    ])
+      expect(() => exactOrigins([bad]), bad).toThrow(/exact origin/);
   });
 });

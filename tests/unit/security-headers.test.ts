@@ -38,6 +38,23 @@ describe("contentSecurityPolicy (issue 7)", () => {
   test("reports and data go to this origin only (the tunnel makes Sentry's hosts unnecessary)", () => {
     expect(contentSecurityPolicy({ nonce: "n" })).toContain("connect-src 'self';");
   });
+
+  test("in development, style elements carrying the page's nonce are allowed too (Vite's injected CSS)", () => {
+    const production = contentSecurityPolicy({ nonce: "n" });
+    const development = contentSecurityPolicy({ nonce: "n" }, { development: true });
+    expect(development).toBe(production.replace("style-src 'self';", "style-src 'self' 'nonce-n';"));
+    // Style attributes stay refused in development: a nonce never allows them, and nothing is unsafe.
+    expect(development).not.toMatch(/unsafe-inline|unsafe-hashes/);
+  });
+
+  test("the production policy is the default, and a pre-rendered page never gets a development nonce", () => {
+    expect(contentSecurityPolicy({ nonce: "n" }, { development: false })).toBe(
+      contentSecurityPolicy({ nonce: "n" }),
+    );
+    expect(contentSecurityPolicy({ sha256: ["AAA="] }, { development: true })).toBe(
+      contentSecurityPolicy({ sha256: ["AAA="] }),
+    );
+  });
 });
 
 describe("documentSecurityHeaders", () => {

@@ -96,18 +96,30 @@ describe("the /monitoring tunnel under generated envelopes", () => {
 });
 
 describe("the /messages action under generated forms", () => {
+  const REUSED_IDS = [
+    "5d3c7a8e-2f41-4b6a-9c0d-1e2f3a4b5c6d",
+    "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+    "0f9e8d7c-6b5a-4c3d-9e1f-a2b3c4d5e6f7",
+  ];
   const field = fc.oneof(fc.string({ unit: "binary", maxLength: 80 }), fc.string({ maxLength: 600 }));
   const form = fc.oneof(
     // Fields as a browser encodes them, with a fresh submission id or a bad one.
     fc
       .record({
-        submissionId: fc.oneof(fc.uuid({ version: 4 }), fc.string({ maxLength: 40 })),
+        // A few ids used again and again: a repeat with the same message must be a 303 that adds nothing,
+        // with another message a 409 (issue 11).
+        submissionId: fc.oneof(
+          fc.uuid({ version: 4 }),
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom(...REUSED_IDS),
+        ),
         name: field,
         text: field,
       })
       .map((fields) => ({
         type: "application/x-www-form-urlencoded",
         body: encoder.encode(new URLSearchParams(fields).toString()),
+        submissionId: fields.submissionId as string | null,
       })),
     // Arbitrary bytes under a form type.
     fc
@@ -119,14 +131,16 @@ describe("the /messages action under generated forms", () => {
         ),
         fc.uint8Array({ maxLength: 512 }),
       )
-      .map(([type, body]) => ({ type, body })),
+      .map(([type, body]) => ({ type, body, submissionId: null })),
   );
 
-  test("every post is stored (303) or refused with a 4xx; a row is added exactly per 303", async () => {
+  test("every post is stored (303) or refused with a 4xx; a row is added exactly per submission id stored", async () => {
     const before = await storedMessageCount(app);
-    let stored = 0;
+    // Only an id that already holds a message may be refused with 409; each id stores one row at most.
+    const storedIds = new Set<string | null>();
+    let refused = 0;
     await fc.assert(
-      fc.asyncProperty(form, async ({ type, body }) => {
+      fc.asyncProperty(form, async ({ type, body, submissionId }) => {
         const response = await fetch(new URL("/messages", app.url), {
           method: "POST",
           headers: { Origin: app.url.origin, "Content-Type": type },
@@ -134,12 +148,18 @@ describe("the /messages action under generated forms", () => {
           redirect: "manual",
         });
         await response.arrayBuffer();
-        expect(response.status).toBeOneOf([303, 400, 413, 415]);
-        if (response.status === 303) stored += 1;
+        expect(response.status).toBeOneOf([303, 400, 409, 413, 415]);
+        if (response.status === 409) {
+          expect(storedIds.has(submissionId)).toBe(true);
+          refused += 1;
+        }
+        if (response.status === 303) storedIds.add(submissionId);
       }),
       RUNS,
     );
-    expect(stored).toBeGreaterThan(10);
-    expect(await storedMessageCount(app)).toBe(before + stored);
+    expect(storedIds.size).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
+    expect(storedIds.has(null)).toBe(false);
+    expect(await storedMessageCount(app)).toBe(before + storedIds.size);
   }, 120_000);
 });

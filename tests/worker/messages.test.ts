@@ -66,6 +66,128 @@ describe("posting a message (post/redirect/get)", () => {
   });
 });
 
+describe("a submission id used again (issue 11: never lose a write silently)", () => {
+  const ALREADY_USED =
+    "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
+
+  async function storedTexts(id: string): Promise<string[]> {
+    const db = await app.miniflare.getD1Database("DB");
+    const { results } = await db
+      .prepare("SELECT text FROM messages WHERE submission_id = ?")
+      .bind(id)
+      .all<{ text: string }>();
+    return results.map((row) => row.text);
+  }
+
+  function formId(html: string): string | undefined {
+    return html.match(/name="submissionId" value="([^"]+)"/)?.[1];
+  }
+
+  test("the same id with the same content (after trimming) answers 303 again and stores once", async () => {
+    const id = await submissionId();
+    const before = await storedMessageCount(app);
+    const first = await postForm("/messages", { submissionId: id, name: "Jo", text: "same words" });
+    const again = await postForm("/messages", { submissionId: id, name: " Jo ", text: "same words\n" });
+    expect([first.status, again.status]).toEqual([303, 303]);
+    expect(await storedMessageCount(app)).toBe(before + 1);
+    expect(await storedTexts(id)).toEqual(["same words"]);
+  });
+
+  test("the same id with other content answers 409: message kept, a fresh id, nothing lost on resend", async () => {
+    const id = await submissionId();
+    const before = await storedMessageCount(app);
+    expect((await postForm("/messages", { submissionId: id, name: "Ka", text: "first words" })).status).toBe(
+      303,
+    );
+    const refused = await postForm("/messages", { submissionId: id, name: "Ka", text: "second words" });
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain(ALREADY_USED);
+    expect(html).toContain('value="Ka"');
+    expect(html).toContain(">second words</textarea>");
+    const fresh = formId(html);
+    expect(fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(fresh).not.toBe(id);
+    expect(await storedMessageCount(app)).toBe(before + 1);
+    expect(await storedTexts(id)).toEqual(["first words"]);
+
+    // Sending the kept form again stores the second message: nothing was lost.
+    const resent = await postForm("/messages", {
+      submissionId: fresh ?? "",
+      name: "Ka",
+      text: "second words",
+    });
+    expect(resent.status).toBe(303);
+    expect(await storedMessageCount(app)).toBe(before + 2);
+    expect(await storedTexts(fresh ?? "")).toEqual(["second words"]);
+  });
+
+  test("another name with the same text is other content too", async () => {
+    const id = await submissionId();
+    expect((await postForm("/messages", { submissionId: id, name: "Lu", text: "shared" })).status).toBe(303);
+    const refused = await postForm("/messages", { submissionId: id, name: "Max", text: "shared" });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('value="Max"');
+  });
+
+  test("the client-side (.data) action answers 409 with the message, the values and a fresh id", async () => {
+    const id = await submissionId();
+    expect((await postForm("/messages", { submissionId: id, name: "Ned", text: "one" })).status).toBe(303);
+    const before = await storedMessageCount(app);
+    const refused = await postForm("/messages.data", { submissionId: id, name: "Ned", text: "two" });
+    expect(refused.status).toBe(409);
+    const body = await refused.text();
+    expect(body).toContain(ALREADY_USED);
+    expect(body).toContain("two");
+    const ids = body.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+    expect(ids.filter((candidate) => candidate !== id)).toHaveLength(1);
+    expect(await storedMessageCount(app)).toBe(before);
+  });
+
+  test("two concurrent posts with one id and different content: exactly one stored, the other 409", async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const id = await submissionId();
+      const before = await storedMessageCount(app);
+      const texts = [`race ${round} a`, `race ${round} b`];
+      const responses = await Promise.all(
+        texts.map((text) => postForm("/messages", { submissionId: id, name: "Ola", text })),
+      );
+      const statuses = responses.map((response) => response.status);
+      expect([...statuses].sort()).toEqual([303, 409]);
+      expect(await storedMessageCount(app)).toBe(before + 1);
+      // The stored one is the one that got the 303; the refused one is in its 409 form, to send again.
+      expect(await storedTexts(id)).toEqual([texts[statuses.indexOf(303)]]);
+      expect(await responses[statuses.indexOf(409)]?.text()).toContain(
+        `>${texts[statuses.indexOf(409)]}</textarea>`,
+      );
+    }
+  });
+
+  test("a database failure keeps the posted id in the form: resending after a lost answer stores once", async () => {
+    const db = await app.miniflare.getD1Database("DB");
+    const id = await submissionId();
+    const before = await storedMessageCount(app);
+    await db.exec("ALTER TABLE messages RENAME TO messages_away");
+    let html: string;
+    try {
+      const response = await postForm("/messages", { submissionId: id, name: "Pia", text: "kept id" });
+      expect(response.status).toBe(503);
+      html = await response.text();
+    } finally {
+      await db.exec("ALTER TABLE messages_away RENAME TO messages");
+    }
+    // A failure can hide a write that did commit; the same id makes the resend harmless.
+    expect(formId(html)).toBe(id);
+    expect((await postForm("/messages", { submissionId: id, name: "Pia", text: "kept id" })).status).toBe(
+      303,
+    );
+    expect((await postForm("/messages", { submissionId: id, name: "Pia", text: "kept id" })).status).toBe(
+      303,
+    );
+    expect(await storedMessageCount(app)).toBe(before + 1);
+  });
+});
+
 describe("validation: 400 with a message per field and the typed values kept", () => {
   test.each([
     ["an empty name", { name: "  ", text: "hi" }, "Enter your name."],

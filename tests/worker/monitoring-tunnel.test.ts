@@ -1,5 +1,7 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { BASE_SECURITY_HEADERS } from "../../app/platform/security-headers";
+import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
 import { freePort } from "../support/free-port.ts";
 import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
@@ -87,14 +89,15 @@ describe("forwarding", () => {
     expect(ingest.received[0]?.body.includes(Buffer.from('"type":"transaction"'))).toBe(false);
   });
 
-  test("forwards the client's IP and never its cookies or credentials", async () => {
+  test("never forwards the client's IP, cookies or credentials", async () => {
     await post(`/monitoring?${QUERY}`, envelope(), {
       "CF-Connecting-IP": "203.0.113.7",
       Cookie: "session=secret",
       Authorization: "Bearer secret",
     });
     const [received] = await ingest.waitFor(1);
-    expect(received?.headers["x-forwarded-for"]).toBe("203.0.113.7");
+    expect(received?.headers["x-forwarded-for"]).toBeUndefined();
+    expect(JSON.stringify(received?.headers)).not.toContain("203.0.113.7");
     expect(received?.headers.cookie).toBeUndefined();
     expect(received?.headers.authorization).toBeUndefined();
   });
@@ -215,6 +218,131 @@ describe("when Sentry is unreachable", () => {
     }
   });
 });
+
+describe("what comes back from Sentry's side is bounded and inert (issue 11)", () => {
+  test.each([301, 302, 307, 308])(
+    "a %i is answered 502 and nothing is sent where it points",
+    async (status) => {
+      const elsewhere = await startHitRecorder();
+      try {
+        ingest.answerWith((_, response) =>
+          response.writeHead(status, { Location: `${elsewhere.origin}/api/1/envelope/` }).end(),
+        );
+        const response = await post(`/monitoring?${QUERY}`, envelope());
+        expect(response.status).toBe(502);
+        expect(response.headers.get("location")).toBeNull();
+        expect(ingest.received).toHaveLength(1);
+        expect(elsewhere.hits).toEqual([]);
+      } finally {
+        await elsewhere.close();
+      }
+    },
+  );
+
+  test.each([
+    ["with a Content-Length", true],
+    ["chunked", false],
+  ])("a 10 MB answer (%s) is answered 502 without being read", async (_, declared) => {
+    const tenMegabytes = Buffer.alloc(10 * 1024 * 1024, 0x61);
+    ingest.answerWith((_, response) => {
+      response.writeHead(200, {
+        "Content-Type": "application/json",
+        ...(declared && { "Content-Length": String(tenMegabytes.length) }),
+      });
+      response.end(tenMegabytes);
+    });
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(502);
+    expect(await response.text()).toMatch(/exceeds 65536 bytes/);
+  });
+
+  test("an endless answer is answered 502 and the rest is not read: Sentry's side sees the tunnel hang up", async () => {
+    let closed: () => void = () => {};
+    const hungUp = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    ingest.answerWith((_, response) => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      const chunk = Buffer.alloc(16 * 1024, 0x61);
+      const write = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once("drain", write);
+      };
+      response.on("close", closed);
+      write();
+    });
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(502);
+    await hungUp;
+  });
+
+  test("a body that drips in slower than the time-out is answered 504", async () => {
+    ingest.answerWith((_, response) => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      // One byte every 100 ms: never idle, but the whole answer would take 60 s (the time-out is 1 s).
+      const timer = setInterval(() => response.write(" "), 100);
+      response.on("close", () => clearInterval(timer));
+      setTimeout(() => response.end("{}"), 60_000).unref();
+    });
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(504);
+  });
+
+  test("an HTML answer with a script is passed on as plain text, under a policy that runs nothing", async () => {
+    const page = "<!DOCTYPE html><script>alert(document.cookie)</script>";
+    ingest.answerWith((_, response) =>
+      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page),
+    );
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
+    expect(await response.text()).toBe(page);
+  });
+
+  test("a JSON answer stays JSON for the SDK", async () => {
+    ingest.answerWith((_, response) =>
+      response.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end('{"id":"1"}'),
+    );
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toEqual({ id: "1" });
+  });
+
+  test("an empty 204 is passed on", async () => {
+    ingest.answerWith((_, response) => response.writeHead(204).end());
+    const response = await post(`/monitoring?${QUERY}`, envelope());
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+  });
+
+  test("the tunnel's answers are never stored by shared caches", async () => {
+    const forwarded = await post(`/monitoring?${QUERY}`, envelope());
+    const refused = await post("/monitoring?o=1&p=1", envelope());
+    expect([forwarded.status, refused.status]).toEqual([200, 403]);
+    expect(forwarded.headers.get("cache-control")).toBe("private, no-store");
+    expect(refused.headers.get("cache-control")).toBe("private, no-store");
+  });
+});
+
+/** A second local server that records every request (where a redirect from Sentry's side would lead). */
+async function startHitRecorder() {
+  const hits: string[] = [];
+  const server = createServer((request, response: ServerResponse) => {
+    hits.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 describe("when the tunnel is off", () => {
   test.each([

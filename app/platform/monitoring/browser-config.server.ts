@@ -12,8 +12,20 @@ export type BrowserMonitoringConfig = {
   tracesSampleRate: number;
 };
 
+/** Per isolate: `env` is one object for all of an isolate's requests, and the root loader runs on each. */
+const configs = new WeakMap<Env, BrowserMonitoringConfig | null>();
+
 /** Null when reporting is off (no DSN): the browser then loads no monitoring code at all. */
 export function browserMonitoringConfig(env: Env): BrowserMonitoringConfig | null {
+  let config = configs.get(env);
+  if (config === undefined) {
+    config = readBrowserMonitoringConfig(env);
+    configs.set(env, config);
+  }
+  return config;
+}
+
+function readBrowserMonitoringConfig(env: Env): BrowserMonitoringConfig | null {
   if (!env.SENTRY_DSN) return null;
   const ingestDsn = parseSentryIngestDsn(env.SENTRY_DSN);
   return {

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse } from "react-router";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
+import type { BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
 
 /**
@@ -7,23 +8,6 @@ import { takeEarlyErrors } from "./early-errors";
  * The SDK is imported after hydration, when the browser is idle; until then errors and page views wait
  * in small queues.
  */
-
-/**
- * A page shown: its matched path and params (the lazy reporter turns them into the route pattern, so the
- * pattern code stays out of the first-load JavaScript) and its status when the error page set one.
- */
-export type PageView = {
-  pathname: string;
-  params: Readonly<Record<string, string | undefined>>;
-  status: number | undefined;
-};
-
-export type BrowserReporter = {
-  captureException(error: unknown): void;
-  pageLoad(page: PageView): void;
-  navigationStart(to: string): void;
-  navigationEnd(page: PageView): void;
-};
 
 const MAX_QUEUED_ERRORS = 20;
 

@@ -9,9 +9,9 @@ import {
   updateSpanName,
 } from "@sentry/react";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
-import type { BrowserReporter, PageView } from "./browser-monitoring";
+import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
-import { beforeSend, beforeSendTransaction } from "./event-filters";
+import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
 import { routePattern } from "./route-pattern";
 
 /** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
@@ -33,6 +33,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
+    beforeBreadcrumb,
   });
   const client = getClient();
   let navigation: Span | undefined;

@@ -1,4 +1,5 @@
 import type { BrowserOptions } from "@sentry/react";
+import { REPORTED_QUERY_PARAMS } from "./report-privacy";
 
 /**
  * What the Sentry SDKs (Worker and browser) may collect. Sentry 11 collects everything by default:
@@ -16,7 +17,8 @@ export const SENTRY_DATA_COLLECTION = {
     response: false,
   },
   httpBodies: [],
-  urlQueryParams: true,
+  // Values of other parameters never leave (report-privacy.ts also removes them wherever the SDKs miss).
+  urlQueryParams: REPORTED_QUERY_PARAMS.length > 0 ? { allow: [...REPORTED_QUERY_PARAMS] } : false,
   databaseQueryData: false,
   stackFrameVariables: false,
 } satisfies BrowserOptions["dataCollection"];

@@ -3,6 +3,8 @@
  * Typed by the fields they read, so both SDKs' event types fit.
  */
 
+import { scrubReport } from "./report-privacy";
+
 type ErrorEventLike = { exception?: { values?: { type?: string }[] } };
 type EventHintLike = { originalException?: unknown };
 type TransactionEventLike = {
@@ -37,10 +39,17 @@ export function isDroppedTransaction(event: TransactionEventLike): boolean {
   return isNavigation && (!event.transaction?.startsWith("/") || data["route.resolved"] === false);
 }
 
+/** What both SDKs send of an error: nothing for control flow (C8), and never the person's data. */
 export function beforeSend<E extends ErrorEventLike>(event: E, hint: EventHintLike): E | null {
-  return isControlFlowEvent(event, hint) ? null : event;
+  return isControlFlowEvent(event, hint) ? null : scrubReport(event);
 }
 
+/** What both SDKs send of a transaction (with its spans): C8's leave-outs dropped, the rest scrubbed. */
 export function beforeSendTransaction<E extends TransactionEventLike>(event: E): E | null {
-  return isDroppedTransaction(event) ? null : event;
+  return isDroppedTransaction(event) ? null : scrubReport(event);
+}
+
+/** Breadcrumbs (navigations, fetches, console lines) are scrubbed as they are recorded. */
+export function beforeBreadcrumb<B>(breadcrumb: B): B {
+  return scrubReport(breadcrumb);
 }

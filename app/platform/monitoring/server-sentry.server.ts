@@ -1,6 +1,6 @@
 import type { CloudflareOptions } from "@sentry/cloudflare";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
-import { beforeSend, beforeSendTransaction } from "./event-filters";
+import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
 import { envelopeUrl, loopbackOrigin, parseSentryIngestDsn } from "./sentry-dsn";
 
 /** The Worker's Sentry options; undefined (reporting off) without a DSN. */
@@ -12,7 +12,9 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     dsn: env.SENTRY_DSN,
     environment: env.SENTRY_ENVIRONMENT || "production",
     release: env.CF_VERSION_METADATA?.id || undefined,
-    tracesSampleRate: sampleRate(env.SENTRY_TRACES_SAMPLE_RATE),
+    // The Worker decides which requests are traced before the SDK runs (isTracedRequest): the SDK follows
+    // that decision, carried by the sentry-trace flag, instead of sampling a second time.
+    tracesSampler: ({ parentSampled }) => (parentSampled === false ? 0 : 1),
     // Whole transactions, not streamed spans: SPEC C8 drops a 404 page's transaction, which can only be
     // decided once it has ended (streamed segments go out before their outcome is known).
     traceLifecycle: "static",
@@ -21,6 +23,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
+    beforeBreadcrumb,
   };
 }
 
@@ -37,6 +40,27 @@ export function setServerErrorReporter(next: ServerErrorReporter): void {
 export function reportServerError(error: unknown, digest: string): void {
   reporter?.(error, digest);
 }
+
+/**
+ * Whether the Worker traces a request: the decision of the browser's trace when it sent one (the
+ * `sentry-trace` header's sampled flag), otherwise a draw at the configured rate.
+ */
+export function isTracedRequest(sentryTrace: string | null, rate: number, random = Math.random()): boolean {
+  const flag = SENTRY_TRACE.exec(sentryTrace ?? "")?.[3];
+  return flag === undefined ? random < rate : flag === "1";
+}
+
+/**
+ * The `sentry-trace` header of a request that is not traced: the incoming trace kept when there is one,
+ * its sampled flag set to 0.
+ */
+export function untracedTraceHeader(sentryTrace: string | null): string {
+  const [, traceId, spanId] = SENTRY_TRACE.exec(sentryTrace ?? "") ?? [];
+  const random = () => crypto.randomUUID().replaceAll("-", "");
+  return `${traceId ?? random()}-${spanId ?? random().slice(0, 16)}-0`;
+}
+
+const SENTRY_TRACE = /^([0-9a-f]{32})-([0-9a-f]{16})(?:-([01]))?$/;
 
 export function sampleRate(value: string | undefined): number {
   const rate = Number(value);

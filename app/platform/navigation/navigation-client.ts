@@ -1,9 +1,10 @@
-import type { NavigationPlatformParts } from "./navigation-platform";
+import type { ClientInstrumentation } from "react-router";
+import type { RouterInternals } from "./react-router-adapter";
 
 /**
  * What the first-load JavaScript holds of the navigation platform: a way to ask for prefetches, and a
  * hold on navigations until the platform is installed. The platform itself is imported as the app
- * hydrates (it is not needed to show the page; keeping it out of the first load keeps that small, issue 6).
+ * hydrates (it is not needed to show the page; keeping it out of the first load keeps that small).
  */
 
 type Platform = typeof import("./navigation-platform");
@@ -11,6 +12,22 @@ type Platform = typeof import("./navigation-platform");
 let platform: Platform | undefined;
 let loading = false;
 const waiting: string[] = [];
+let settle: () => void = () => {};
+/** Settles once the platform is installed, or could not load. */
+const settled = new Promise<void>((resolve) => {
+  settle = resolve;
+});
+
+/** The id of the empty live region the layout renders; the platform announces each new page there. */
+export const ROUTE_ANNOUNCER_ID = "route-announcer";
+
+/**
+ * Called after each render that shows another pathname. Once the platform is there it announces the page
+ * and moves focus (issue 15); before (the first load) there is nothing to announce.
+ */
+export function pageShown(pathname: string): void {
+  platform?.pageShown(pathname);
+}
 
 /** Prefetches what a navigation to `href` would need (SPEC C5), once the platform is there. */
 export function prefetchPage(href: string): void {
@@ -19,35 +36,42 @@ export function prefetchPage(href: string): void {
 }
 
 /**
- * Imports and installs the platform. Navigations started meanwhile wait for it (a few milliseconds), so
- * none escapes the fallbacks; if it cannot load, they go on with React Router's own behaviour.
- * `<html data-navigation>` shows the state: "loading", then "ready" or "unavailable".
+ * React Router instrumentation (a public API, given to HydratedRouter): navigations started before the
+ * platform is installed wait for it (a few milliseconds), so none escapes the fallbacks.
  */
-export function loadNavigationPlatform(parts: NavigationPlatformParts): void {
+export const navigationHold: ClientInstrumentation = {
+  router({ instrument }) {
+    instrument({
+      async navigate(navigate, { to }) {
+        if (!platform) {
+          await settled;
+          // Installed meanwhile: this navigation did not go through its route-code gate (SPEC C4).
+          await (platform as Platform | undefined)?.routeCodeLoadedFor(to);
+        }
+        await navigate();
+      },
+    });
+  },
+};
+
+/**
+ * Imports and installs the platform; if it cannot load, navigations go on with React Router's own
+ * behaviour. `<html data-navigation>` shows the state: "loading", then "ready" or "unavailable".
+ */
+export function loadNavigationPlatform(internals: RouterInternals): void {
   if (loading) return;
   loading = true;
-  const { router } = parts;
-  const navigate = router.navigate;
   const state = document.documentElement.dataset;
   state.navigation = "loading";
-  let settle: () => void = () => {};
-  const settled = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  router.navigate = ((...args: Parameters<typeof navigate>) =>
-    settled.then(() => router.navigate(...args))) as typeof navigate;
-
   import("./navigation-platform")
     .then(
       (loaded) => {
-        router.navigate = navigate;
-        loaded.installNavigationPlatform(parts);
+        loaded.installNavigationPlatform(internals, ROUTE_ANNOUNCER_ID);
         platform = loaded;
         state.navigation = "ready";
         for (const href of waiting.splice(0)) loaded.prefetchPage(href);
       },
       (error: unknown) => {
-        router.navigate = navigate;
         state.navigation = "unavailable";
         console.warn("Navigation platform could not load; React Router's defaults apply", error);
       },

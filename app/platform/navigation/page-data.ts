@@ -1,23 +1,12 @@
+import { STATIC_ROUTE_IDS } from "../build-config";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../constants";
-import { isStaticPage } from "../static-pages";
 
 /**
- * The URL of a page's data, as React Router's single fetch names it (`/` -> `/_root.data`,
- * `/about` -> `/about.data`; the `_routes` query it may add does not change which page it is).
- * Must follow `future.v8_trailingSlashAwareDataRequests` if that flag is turned on (decision 002).
+ * SPEC C5: how long prefetched data of a page served by `routeId` (the deepest route its URL matches) may
+ * be used instead of a new request.
  */
-export function pageDataPath(pathname: string): string {
-  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return trimmed === "/" ? "/_root.data" : `${trimmed}.data`;
-}
-
-/** The page a data URL is for, or undefined when the URL is not page data. */
-export function pageOfDataPath(dataPath: string): string | undefined {
-  if (dataPath === "/_root.data") return "/";
-  return dataPath.endsWith(".data") ? dataPath.slice(0, -".data".length) : undefined;
-}
-
-/** SPEC C5: how long a page's prefetched data may be used instead of a new request. */
-export function prefetchStaleTime(pathname: string): number {
-  return isStaticPage(pathname) ? PREFETCH_STALE_MS_STATIC : PREFETCH_STALE_MS_DYNAMIC;
+export function prefetchStaleTime(routeId: string | undefined, staticRoutes = STATIC_ROUTE_IDS): number {
+  return routeId !== undefined && staticRoutes.has(routeId)
+    ? PREFETCH_STALE_MS_STATIC
+    : PREFETCH_STALE_MS_DYNAMIC;
 }

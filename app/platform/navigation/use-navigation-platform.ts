@@ -1,10 +1,11 @@
-import { useContext, useLayoutEffect } from "react";
-import { UNSAFE_DataRouterContext, UNSAFE_FrameworkContext } from "react-router";
-import { loadNavigationPlatform } from "./navigation-client";
+import { useContext, useEffect, useLayoutEffect } from "react";
+import { UNSAFE_DataRouterContext, UNSAFE_FrameworkContext, useLocation } from "react-router";
+import { loadNavigationPlatform, pageShown } from "./navigation-client";
 
 /**
  * Loads and installs the navigation platform as the app hydrates: a layout effect runs in the hydration
- * commit itself, before any navigation the user can start.
+ * commit itself, before any navigation the user can start. After a render showing another page (its title
+ * and h1 are in the DOM by then), the platform announces it and moves focus.
  */
 export function useNavigationPlatform(): void {
   const dataRouter = useContext(UNSAFE_DataRouterContext);
@@ -18,4 +19,6 @@ export function useNavigationPlatform(): void {
       });
     }
   }, [dataRouter, framework]);
+  const { pathname } = useLocation();
+  useEffect(() => pageShown(pathname), [pathname]);
 }

@@ -1,0 +1,13 @@
+/**
+ * The product's choices as the build hands them to the platform (vite.config.ts defines them from
+ * app/product.config.ts), so platform code never imports product code. Undefined outside a build (unit
+ * tests): then nothing is static and no other origin may post.
+ */
+
+/** The routes whose pages are pre-rendered (contract C5 "static"): one entry per route, not per page. */
+export const STATIC_ROUTE_IDS: ReadonlySet<string> = new Set(import.meta.env.PLATFORM_STATIC_ROUTE_IDS);
+
+/** Origins other than the app's own that may post to actions (contract C6). */
+export const EXTRA_ACTION_ORIGINS: ReadonlySet<string> = new Set(
+  import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS,
+);

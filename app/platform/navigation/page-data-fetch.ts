@@ -1,0 +1,88 @@
+import type { DataRouter } from "react-router";
+import type { PageDataCache } from "../prefetch/page-data-cache";
+import { toResponse } from "../prefetch/page-data-cache";
+import type { PrefetchQueue } from "../prefetch/prefetch-queue";
+import { navigateFully, navigationLoading } from "./full-navigation";
+import { isAppDataResponse, opensLikePageData, pageOfDataPath } from "./react-router-adapter";
+
+type PageDataFetchParts = {
+  router: DataRouter;
+  queue: PrefetchQueue;
+  cache: PageDataCache;
+};
+
+/**
+ * The page's `fetch`, as seen by React Router's page-data requests (SPEC C3, C5, C9): a request whose
+ * prefetch is still queued starts it at once and shares it; fresh prefetched data of a static page is
+ * answered without a request; for the navigation in progress, an answer that is not page data becomes a
+ * full browser navigation to the target. Everything else goes to the network untouched.
+ */
+export function pageDataFetch({ router, queue, cache }: PageDataFetchParts) {
+  return async function fetchPageData(
+    nativeFetch: typeof fetch,
+    input: RequestInfo | URL,
+    init?: RequestInit,
+  ): Promise<Response> {
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input), window.location.href);
+    const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
+    const page =
+      url.origin === window.location.origin && method === "GET" ? pageOfDataPath(url.pathname) : undefined;
+    if (page === undefined) return nativeFetch(input, init);
+
+    const dataPath = url.pathname;
+    if (queue.has(dataPath)) await queue.promote(dataPath)?.catch(ignore);
+    const cached = cache.getFresh(dataPath);
+    if (cached) return toResponse(cached);
+
+    const navigation = navigationLoading(router, page);
+    let response: Response;
+    try {
+      response = await nativeFetch(input, init);
+    } catch (error) {
+      if (navigation) return navigateFully(navigation);
+      throw error;
+    }
+    if (!navigation) return response;
+    return (await asPageData(response)) ?? navigateFully(navigation);
+  };
+}
+
+/**
+ * The response as page data, or undefined when it is something else: an error page that is not the
+ * app's, or a body that is not a turbo-stream (peeked without losing streaming).
+ */
+async function asPageData(response: Response): Promise<Response | undefined> {
+  if (response.status >= 400) return isAppDataResponse(response) ? response : undefined;
+  if (!response.body || response.status === 204 || response.status === 304) return response;
+  const reader = response.body.getReader();
+  let first: ReadableStreamReadResult<Uint8Array>;
+  do {
+    first = await reader.read();
+  } while (!first.done && first.value.byteLength === 0);
+  if (first.done || !opensLikePageData(first.value[0])) {
+    await reader.cancel().catch(ignore);
+    return undefined;
+  }
+  const head = first.value;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+function ignore(): void {}

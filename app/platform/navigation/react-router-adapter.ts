@@ -1,0 +1,110 @@
+import type {
+  UNSAFE_AssetsManifest as AssetsManifest,
+  DataRouter,
+  UNSAFE_RouteModules as RouteModules,
+  RouterNavigateOptions,
+  To,
+} from "react-router";
+
+/**
+ * Everything the navigation platform knows about React Router beyond its public API, in one place
+ * (docs/decisions/008-navigation-adapter.md). Each assumption below has a test named after it in
+ * tests/unit/react-router-assumptions.test.ts (or, where only a browser can show it, the e2e test named
+ * in its comment), so a React Router upgrade that breaks one fails that test instead of breaking
+ * navigation quietly. The two framework contexts are read by the hydration hook
+ * (use-navigation-platform.ts), which hands their values here: keeping this module out of the first-load
+ * JavaScript.
+ */
+
+/** What the hydration hook reads from `UNSAFE_DataRouterContext` and `UNSAFE_FrameworkContext`. */
+export type RouterInternals = {
+  router: DataRouter;
+  manifest: AssetsManifest;
+  routeModules: RouteModules;
+};
+
+/** A route's code as the framework's manifest lists it. */
+export type RouteAssets = { modules: string[]; styles: string[]; hasLoader: boolean };
+
+/** Assumption "manifest routes list module, imports, css and hasLoader". */
+export function routeAssets(manifest: AssetsManifest, routeId: string): RouteAssets | undefined {
+  const entry = manifest.routes[routeId];
+  if (!entry) return undefined;
+  return {
+    modules: [entry.module, ...(entry.imports ?? [])],
+    styles: [...(entry.css ?? [])],
+    hasLoader: entry.hasLoader,
+  };
+}
+
+/** Every URL the document already loaded: the entry, its imports and the hydrated routes' code. */
+export function loadedAssetUrls({ manifest, routeModules }: RouterInternals): string[] {
+  const urls = [manifest.entry.module, ...manifest.entry.imports];
+  for (const id of Object.keys(routeModules)) {
+    const assets = routeAssets(manifest, id);
+    if (assets) urls.push(...assets.modules, ...assets.styles);
+  }
+  return urls;
+}
+
+export type Navigate = (to: To | number | null, options?: RouterNavigateOptions) => Promise<void>;
+
+/**
+ * Runs `intercept` in front of every `router.navigate` call, with the original to call on.
+ * Assumption "router.navigate is an own, writable property that links and useNavigate call at call time"
+ * (React Router's instrumentation API cannot do this: its navigate hook is not given `replace`). The
+ * browser side of it is tested by tests/e2e/navigation.spec.ts, "route code that fails or takes longer
+ * than 3800 ms".
+ */
+export function interceptNavigate(
+  router: DataRouter,
+  intercept: (navigate: Navigate, to: To | number | null, options?: RouterNavigateOptions) => Promise<void>,
+): void {
+  const navigate = router.navigate.bind(router) as Navigate;
+  router.navigate = ((to: To | number | null, options?: RouterNavigateOptions) =>
+    intercept(navigate, to, options)) as DataRouter["navigate"];
+}
+
+/**
+ * Puts `intercept` in front of the page's `fetch`, with the original to call on. Assumption "single fetch
+ * requests page data through the global fetch, looked up at call time" (tested in the browser by
+ * tests/e2e/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").
+ */
+export function interceptFetch(
+  intercept: (nativeFetch: typeof fetch, input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+): typeof fetch {
+  const nativeFetch = window.fetch.bind(window);
+  window.fetch = (input, init) => intercept(nativeFetch, input, init);
+  return nativeFetch;
+}
+
+/**
+ * Assumption "single-fetch URLs": the URL of a page's data (`/` -> `/_root.data`, `/about` ->
+ * `/about.data`; the `_routes` query it may add does not change which page it is). Must follow
+ * `future.v8_trailingSlashAwareDataRequests` if that flag is turned on (decision 002).
+ */
+export function pageDataPath(pathname: string): string {
+  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return trimmed === "/" ? "/_root.data" : `${trimmed}.data`;
+}
+
+/** The page a data URL is for, or undefined when the URL is not page data. */
+export function pageOfDataPath(dataPath: string): string | undefined {
+  if (dataPath === "/_root.data") return "/";
+  return dataPath.endsWith(".data") ? dataPath.slice(0, -".data".length) : undefined;
+}
+
+/** Assumption "single-fetch bodies are turbo-streams, which open with `[`". */
+export function opensLikePageData(firstByte: number | undefined): boolean {
+  return firstByte === OPENING_BRACKET;
+}
+
+const OPENING_BRACKET = 0x5b;
+
+/**
+ * Assumption "the app's own error answers to data requests carry X-Remix-Response": an error status
+ * without it comes from something in between (a proxy, a captive portal), not from the app.
+ */
+export function isAppDataResponse(response: Response): boolean {
+  return response.headers.has("X-Remix-Response");
+}

@@ -1,0 +1,77 @@
+import { createPath, type To } from "react-router";
+import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
+import type { PrefetchQueue } from "../prefetch/prefetch-queue";
+import { preloadModule, preloadStyle } from "../prefetch/preload";
+import { navigateFully } from "./full-navigation";
+import type { RoutePlan } from "./prefetch-plan";
+import type { Navigate } from "./react-router-adapter";
+
+/**
+ * SPEC C4: before a client navigation, the target's route code is loaded (promoting its queued
+ * prefetches); when that fails or takes longer than 3800 ms, the browser loads the target page instead,
+ * so React Router never gets to reload the page being left. Back/forward are not gated (their code is
+ * normally loaded); submissions are not (a POST cannot be replayed as a document navigation).
+ */
+export function gateOnRouteCode(queue: PrefetchQueue, plan: (target: URL) => RoutePlan) {
+  return async function navigateWhenCodeLoaded(
+    navigate: Navigate,
+    to: To | number | null,
+    options?: { replace?: boolean; formMethod?: string },
+  ): Promise<void> {
+    const isSubmission = options?.formMethod !== undefined && options.formMethod.toUpperCase() !== "GET";
+    if (!isSubmission) await routeCodeLoaded(queue, plan, to, options?.replace ? "replace" : "push");
+    return navigate(to, options);
+  };
+}
+
+/**
+ * Resolves once the route code of `to` is loaded; when it cannot be, does the full navigation instead
+ * and never resolves (the page is unloading). Back/forward (a number) are not gated.
+ */
+export async function routeCodeLoaded(
+  queue: PrefetchQueue,
+  plan: (target: URL) => RoutePlan,
+  to: To | number | null,
+  kind: "push" | "replace",
+): Promise<void> {
+  if (typeof to === "number") return;
+  const target = resolveTarget(to);
+  if (target.origin !== window.location.origin) return;
+  if (!(await loadRouteCode(queue, plan(target)))) {
+    await navigateFully({ href: target.pathname + target.search + target.hash, kind });
+  }
+}
+
+/** Loads a route's code through the queue; false when it failed or took too long. */
+async function loadRouteCode(queue: PrefetchQueue, { modules, styles }: RoutePlan): Promise<boolean> {
+  if (modules.length === 0 && styles.length === 0) return true;
+  const loads = [
+    ...modules.map((url) => queue.promote(url) ?? preloadModule(url)),
+    ...styles.map((url) => queue.promote(url) ?? preloadStyle(url)),
+  ];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const outcome = await Promise.race([
+    Promise.all(loads).then(
+      () => "loaded" as const,
+      () => "failed" as const,
+    ),
+    new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), ROUTE_LOADING_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  return outcome === "loaded";
+}
+
+/**
+ * The target as a URL. A relative `to` is resolved against the page's URL (path-relative), which differs
+ * from React Router's route-relative resolution only for `..` inside nested routes (decision 008).
+ */
+function resolveTarget(to: To | null): URL {
+  if (to === null) return new URL(window.location.href);
+  if (typeof to === "string") return new URL(to, window.location.href);
+  return new URL(
+    createPath({ pathname: to.pathname ?? window.location.pathname, search: to.search, hash: to.hash }),
+    window.location.href,
+  );
+}

@@ -1,0 +1,81 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test, waitForHydration } from "../e2e/fixtures";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+/** Outside everything tsc and Biome check, inside what Vite serves: a module that cannot compile. */
+const SCRATCH = join(ROOT, "node_modules/.cache/dev-server-test");
+const BROKEN_MODULE = join(SCRATCH, "broken.ts");
+
+/** Records every CSP violation the document reports, from its first script on. */
+async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+}
+
+test("the development policy adds the request's nonce to style-src, nothing else", async ({ request }) => {
+  const response = await request.get("/about");
+  const policy = response.headers()["content-security-policy"] ?? "";
+  const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(policy).toContain(`style-src 'self' 'nonce-${nonce}';`);
+  expect(await response.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}"/>`);
+});
+
+test("a route's own stylesheet applies in development, on a document load and a client-side navigation", async ({
+  page,
+}) => {
+  const cspViolations = await recordCspViolations(page);
+  await page.goto("/about");
+  await waitForHydration(page);
+  // After hydration React Router drops its server-rendered CSS link: what styles the page now is the
+  // <style> Vite injected from about.tsx's `import "./about.css"`.
+  await expect(page.locator("style[data-vite-dev-id$='about.css']")).toHaveCount(1);
+  await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
+
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "About", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-color", "rgb(46, 125, 50)");
+
+  expect(await cspViolations()).toEqual([]);
+});
+
+test.describe("Vite's error overlay", () => {
+  test.beforeAll(async () => {
+    await mkdir(SCRATCH, { recursive: true });
+    await writeFile(BROKEN_MODULE, "export const broken = ;\n");
+  });
+  test.afterAll(async () => {
+    await rm(SCRATCH, { recursive: true, force: true });
+  });
+
+  test("a module that does not compile shows the overlay, styled", async ({ page, pageProblems }) => {
+    // The module request fails (500) and so does its import: that is the provoked error.
+    pageProblems.expect(/Failed to load resource: the server responded with a status of 500/);
+    const cspViolations = await recordCspViolations(page);
+    await page.goto("/");
+    await waitForHydration(page);
+
+    const url = `/${relative(ROOT, BROKEN_MODULE)}`;
+    await page.evaluate((moduleUrl) => import(moduleUrl).catch(() => undefined), url);
+
+    const overlay = page.locator("vite-error-overlay");
+    await expect(overlay.locator(".message-body")).toContainText("broken.ts");
+    await expect(overlay.locator(".message-body")).toContainText("Unexpected token");
+    // The overlay's own stylesheet (in its shadow root) applied: a dark window over a dimmed page.
+    await expect(overlay.locator(".window")).toHaveCSS("background-color", "rgb(24, 24, 24)");
+    await expect(overlay.locator(".backdrop")).toHaveCSS("position", "fixed");
+    await expect(overlay.locator(".window")).toBeVisible();
+
+    expect(await cspViolations()).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import { resolve } from "node:path";
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
+import { freePort } from "../support/free-port.ts";
+
+// Playwright reads this file again in each worker: the port picked first reaches them through the
+// environment, which they inherit.
+process.env.DEV_SERVER_PORT ??= String(await freePort());
+const PORT = Number(process.env.DEV_SERVER_PORT);
+
+/**
+ * `npm run test:dev`: real Chromium against `npm run dev` (Vite and the Worker in workerd), the
+ * way a developer runs the app (issue 15). Playwright starts the server in its own process group and
+ * stops the whole group when the run ends, passed or failed.
+ */
+export default defineConfig({
+  testDir: ".",
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: "list",
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
+  },
+  webServer: {
+    // The script a developer runs (local migrations, then the server), with the documented port option.
+    command: `npm run dev -- --host 127.0.0.1 --port ${PORT} --strictPort`,
+    cwd: resolve(import.meta.dirname, "../.."),
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    // The server logs the compile error the overlay test provokes, stack and all. Its output is kept out
+    // of the test report; `DEBUG=pw:webserver npm run test:dev` shows it.
+    stdout: "ignore",
+    stderr: "ignore",
+    // No internet needed: without this, workerd's start waits up to 3 s for Cloudflare's `Request.cf`
+    // sample and prints a stack when it cannot reach it.
+    env: { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  },
+});

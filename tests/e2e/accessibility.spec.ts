@@ -1,0 +1,323 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+
+/**
+ * Issue 15: what a visitor on a small phone, in dark mode, with a screen reader or a keyboard gets. Every
+ * reference page, including the 404 page and the application-error page.
+ */
+const PAGES = [
+  { path: "/", h1: "Edge app" },
+  { path: "/about", h1: "About" },
+  { path: "/now", h1: "Now" },
+  { path: "/items", h1: "Edge locations" },
+  { path: "/items/ams", h1: "Amsterdam" },
+  { path: "/glossary", h1: "Glossary" },
+  { path: "/glossary/edge", h1: "Edge" },
+  { path: "/messages", h1: "Messages" },
+  { path: "/no-such-page", h1: "404", status: 404 },
+  { path: "/failures/render", h1: /^Application error: a server-side exception/, status: 500 },
+] as const;
+
+/** The browser logs the status of an error page's document load. */
+const ERROR_STATUS = /Failed to load resource: the server responded with a status of (400|404|500)/;
+const PHONE = { width: 320, height: 640 };
+
+async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth > root.clientWidth;
+  });
+}
+
+function unique(label: string): string {
+  return `${label} ${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Posts through the form and waits until the list shows `shown` (a unique part of the text). */
+async function postMessage(page: Page, name: string, text: string, shown = text): Promise<void> {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Message", { exact: true }).fill(text);
+  await page.getByRole("button", { name: "Post message" }).click();
+  await expect(page.getByRole("list", { name: "Latest messages" }).getByText(shown)).toBeVisible();
+}
+
+test.describe("reflow at 320 px (WCAG 1.4.10)", () => {
+  test.use({ viewport: PHONE });
+
+  for (const { path, h1, ...rest } of PAGES) {
+    test(`${path} does not scroll sideways`, async ({ page, pageProblems }) => {
+      pageProblems.expect(ERROR_STATUS);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe("status" in rest ? rest.status : 200);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(h1);
+      expect(await scrollsSideways(page)).toBe(false);
+    });
+  }
+
+  test("a 500-character word and a message in lines leave /messages within the screen, lines shown as lines", async ({
+    page,
+  }) => {
+    const word = "W".repeat(490) + Math.random().toString(36).slice(2, 12).padEnd(10, "0");
+    const lines = [unique("first line"), "second line", "third line"];
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await postMessage(page, "N".repeat(50), word);
+    await postMessage(page, "Lines", lines.join("\n"), lines[0]);
+    const list = page.getByRole("list", { name: "Latest messages" });
+    await expect(list.getByText(word)).toBeVisible();
+    // innerText follows the CSS: line breaks that are not shown read as spaces.
+    expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
+    expect(await scrollsSideways(page)).toBe(false);
+
+    await page.reload();
+    await expect(list.getByText(word)).toBeVisible();
+    expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
+    expect(await scrollsSideways(page)).toBe(false);
+  });
+});
+
+test.describe("titles and descriptions", () => {
+  for (const { path } of PAGES) {
+    test(`${path} has a title and a meta description, after a document load and a client navigation`, async ({
+      page,
+      pageProblems,
+    }) => {
+      pageProblems.expect(ERROR_STATUS);
+      const head = async () => ({
+        title: await page.title(),
+        description: await page.locator('meta[name="description"]').getAttribute("content"),
+      });
+      await page.goto(path);
+      const loaded = await head();
+      expect(loaded.title).not.toBe("");
+      expect(loaded.description?.length).toBeGreaterThan(10);
+
+      // The failure route throws on the server only; the client renders its own page and meta.
+      if (path === "/failures/render") return;
+      await page.goto(path === "/" ? "/about" : "/");
+      await waitForHydration(page);
+      await navigateWithRouter(page, path);
+      await expect(page).toHaveTitle(loaded.title);
+      expect(await head()).toEqual(loaded);
+      await expect(page.locator('meta[name="description"]')).toHaveCount(1);
+    });
+  }
+});
+
+test.describe("axe: WCAG 2.1 A and AA", () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const { path, h1 } of PAGES) {
+      test(`${path} in ${colorScheme} mode has no violations`, async ({ page, pageProblems }) => {
+        pageProblems.expect(ERROR_STATUS);
+        await page.emulateMedia({ colorScheme });
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText(h1);
+        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+        expect(results.violations).toEqual([]);
+      });
+    }
+
+    test(`/messages showing errors and a posted message in ${colorScheme} mode has no violations`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.goto("/messages");
+      await waitForHydration(page);
+      await postMessage(page, "Axe", unique("checked by axe"));
+      await page.getByRole("button", { name: "Post message" }).click();
+      await expect(page.getByText("Your message was not posted: 2 fields need correcting.")).toBeVisible();
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+      expect(results.violations).toEqual([]);
+    });
+  }
+});
+
+test.describe("client navigations for screen readers", () => {
+  const announcer = (page: Page) => page.locator("#route-announcer");
+
+  test("the new page's title is announced, not on the first load nor on a refresh of the same page", async ({
+    page,
+  }) => {
+    await page.goto("/now");
+    await waitForHydration(page);
+    await expect(announcer(page)).toHaveAttribute("role", "status");
+    const renderedAt = await page.locator("time").getAttribute("dateTime");
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(page.locator("time")).not.toHaveAttribute("dateTime", renderedAt ?? "");
+    await expect(announcer(page)).toHaveText("");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Items" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
+    await expect(announcer(page)).toHaveText("Edge locations · Edge app");
+    await page.getByRole("link", { name: "Lagos" }).click();
+    await expect(announcer(page)).toHaveText("Lagos · Edge app");
+  });
+
+  test("focus moves to the new page's h1 on a navigation; back announces and leaves focus alone", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).focus();
+    await page.keyboard.press("Enter");
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveText("Glossary");
+    await expect(heading).toBeFocused();
+    // The next Tab continues in the new page, not in the navigation that was left.
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Edge", exact: true })).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(heading).toHaveText("Edge");
+    await expect(heading).toBeFocused();
+    await page.goBack();
+    await expect(heading).toHaveText("Glossary");
+    await expect(announcer(page)).toHaveText("Glossary · Edge app");
+    await expect(heading).not.toBeFocused();
+  });
+
+  test("the skip link is the first Tab stop, shows itself, and takes the next Tab into the content", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    const box = await skip.boundingBox();
+    expect(box?.width).toBeGreaterThan(50);
+    expect(box?.height).toBeGreaterThan(20);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "What time is it at the edge?" })).toBeFocused();
+    // A fragment is not a new page: nothing is announced.
+    await expect(announcer(page)).toHaveText("");
+  });
+
+  test("the navigation controls' loading status is a live region there before it speaks", async ({
+    page,
+  }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/items.data*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/now");
+    await waitForHydration(page);
+    const status = page.getByRole("region", { name: "Navigation controls" }).getByRole("status");
+    await expect(status).toHaveText("");
+    await page.getByRole("button", { name: "Push /items" }).click();
+    await expect(status).toHaveText("Loading…");
+    release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
+  });
+
+  for (const { path, last } of [
+    { path: "/now", last: "BUTTON Prefetch /about" },
+    { path: "/messages", last: "BUTTON Post message" },
+  ]) {
+    test(`every Tab stop on ${path} shows a focus ring`, async ({ page }) => {
+      await page.goto(path);
+      await waitForHydration(page);
+      const seen: string[] = [];
+      for (let stop = 0; stop < 20; stop++) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement;
+          if (!element || element === document.body) return null;
+          const style = getComputedStyle(element);
+          return {
+            name: `${element.tagName} ${element.textContent?.trim()}`,
+            ring: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2,
+          };
+        });
+        if (!focused) break;
+        seen.push(focused.name);
+        expect(focused.ring, `focus ring on ${focused.name}`).toBe(true);
+      }
+      expect(seen[0]).toBe("A Skip to content");
+      expect(seen.at(-1)).toBe(last);
+    });
+  }
+});
+
+test.describe("the messages form for screen readers", () => {
+  const formStatus = (page: Page) => page.locator(".form-status");
+
+  test("the browser's check moves focus to the first invalid field and announces the errors", async ({
+    page,
+  }) => {
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
+    await expect(formStatus(page)).toHaveAttribute("role", "status");
+    await expect(formStatus(page)).toHaveText("Your message was not posted: 2 fields need correcting.");
+
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByLabel("Message", { exact: true })).toBeFocused();
+    await expect(page.getByLabel("Message", { exact: true })).toHaveAccessibleDescription("Write a message.");
+    await expect(formStatus(page)).toHaveText("Your message was not posted: 1 field needs correcting.");
+  });
+
+  test("the server's 400 moves focus to the first invalid field and announces the errors", async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(ERROR_STATUS);
+    // Passes the browser's check, then reaches the server blank: only the server can refuse it.
+    await page.route("**/messages.data*", async (route) => {
+      const body = new URLSearchParams(route.request().postData() ?? "");
+      body.set("name", " ");
+      await route.continue({ postData: body.toString() });
+    });
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByLabel("Message", { exact: true }).fill("refused by the server");
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.request().method() === "POST"),
+      page.getByRole("button", { name: "Post message" }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
+    await expect(formStatus(page)).toHaveText("Your message was not posted: 1 field needs correcting.");
+  });
+
+  test("a stored post is announced and focus stays on the control that sent it", async ({ page }) => {
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByLabel("Message", { exact: true }).fill(unique("posted with a click"));
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(formStatus(page)).toHaveText("Message posted.");
+    await expect(page.getByRole("button", { name: "Post message" })).toBeFocused();
+    // The same page again: no page announcement, focus not taken to the h1.
+    await expect(page.locator("#route-announcer")).toHaveText("");
+
+    await page.getByLabel("Name", { exact: true }).fill("Ada");
+    await page.getByLabel("Message", { exact: true }).fill(unique("posted with Enter"));
+    await page.getByLabel("Name", { exact: true }).press("Enter");
+    await expect(formStatus(page)).toHaveText("Message posted.");
+    await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the 400 page puts focus on the first invalid field", async ({ page, pageProblems }) => {
+      pageProblems.expect(ERROR_STATUS);
+      await page.goto("/messages");
+      await page.getByLabel("Name", { exact: true }).fill("Ada");
+      await page.getByRole("button", { name: "Post message" }).click();
+      await expect(page.getByText("Write a message.")).toBeVisible();
+      await expect(page.getByLabel("Message", { exact: true })).toBeFocused();
+    });
+  });
+});

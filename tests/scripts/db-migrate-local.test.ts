@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { runCommand } from "./run-script";
+
+// Issue 15: the first `npm run dev` / `npm start` runs `npm run db:migrate:local`, and wrangler asks
+// "About to apply 1 migration(s) ... continue?" whenever it sees a terminal. Nobody should have to answer.
+
+let stateDirectory: string | undefined;
+afterEach(async () => {
+  if (stateDirectory) await rm(stateDirectory, { recursive: true, force: true });
+});
+
+async function freshState(): Promise<string> {
+  stateDirectory = await mkdtemp(join(tmpdir(), "edge-app-migrate-"));
+  return stateDirectory;
+}
+
+test("in a terminal nobody types into, the local migrations apply without a question", async () => {
+  const state = await freshState();
+  const run = await runCommand(`npm run db:migrate:local -- --persist-to ${state}`, {
+    stdin: "terminal",
+    timeoutMs: 60_000,
+  });
+  expect(run.timedOut, run.output).toBe(false);
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/0001_messages\.sql\s*│\s*✅/);
+
+  const again = await runCommand(`npx wrangler d1 migrations list DB --local --persist-to ${state}`, {
+    stdin: "closed",
+    timeoutMs: 60_000,
+  });
+  expect(again.output).toContain("No migrations to apply");
+});
+
+test("with stdin closed (CI, an editor's task runner), they apply too", async () => {
+  const run = await runCommand(`npm run db:migrate:local -- --persist-to ${await freshState()}`, {
+    stdin: "closed",
+    timeoutMs: 60_000,
+  });
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/0001_messages\.sql\s*│\s*✅/);
+});

@@ -1,0 +1,138 @@
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RawResponse, rawRequest } from "../support/raw-http.ts";
+import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
+
+/**
+ * Issue 11, against the built Worker in workerd: plain http is sent to https except on loopback hosts, and
+ * the local server answers only for the hosts it serves (DNS rebinding). workerd builds `request.url` from
+ * the Host header (and X-Forwarded-Proto, as a TLS-terminating proxy sends it), so a raw request with
+ * another Host is what a request for that name looks like to the Worker.
+ */
+
+let app: ServedBuild;
+let logs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  app = await serveBuild({
+    vars: TEST_VARS,
+    onLog: (log) => logs.push(log),
+    allowedHosts: ["app.example", ".preview.example"],
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+function send(
+  host: string,
+  path: string,
+  { method = "GET", lines = [] as string[], body = "" } = {},
+): Promise<RawResponse> {
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    "Connection: close",
+    ...lines,
+    ...(body ? [`Content-Length: ${Buffer.byteLength(body)}`] : []),
+    "",
+    "",
+  ].join("\r\n");
+  return rawRequest(app.url, head, body);
+}
+
+/** A form post to /messages with a fresh submission id, as a page served for `host` would send it. */
+async function postMessage(host: string, origin: string, extraLines: string[] = []): Promise<RawResponse> {
+  const html = (await send(`127.0.0.1:${app.url.port}`, "/messages")).body;
+  const submissionId = html.match(/name="submissionId" value="([^"]+)"/)?.[1] ?? "";
+  return send(host, "/messages", {
+    method: "POST",
+    lines: [`Origin: ${origin}`, "Content-Type: application/x-www-form-urlencoded", ...extraLines],
+    body: new URLSearchParams({ submissionId, name: "Mallory", text: "rebound" }).toString(),
+  });
+}
+
+describe("plain http on a public host is sent to https (308: method and body kept)", () => {
+  test.each([
+    ["GET", "/now", "https://app.example/now"],
+    ["GET", "/items/ams?tab=1", "https://app.example/items/ams?tab=1"],
+    ["HEAD", "/now.data", "https://app.example/now.data"],
+    ["GET", "/monitoring", "https://app.example/monitoring"],
+  ])("%s %s", async (method, path, location) => {
+    const response = await send("app.example", path, { method });
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe(location);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  test("a POST is redirected before any action code runs: nothing stored", async () => {
+    const before = await storedMessageCount(app);
+    const response = await postMessage("app.example", "http://app.example");
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe("https://app.example/messages");
+    expect(await storedMessageCount(app)).toBe(before);
+  });
+
+  test("the same request over https (X-Forwarded-Proto from the TLS proxy) is answered", async () => {
+    const response = await send("app.example", "/now", { lines: ["X-Forwarded-Proto: https"] });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain("<!DOCTYPE html>");
+  });
+});
+
+describe("loopback hosts are served as they are: plain http, no redirect", () => {
+  test.each(["127.0.0.1", "localhost", "app.localhost", "[::1]"])("%s", async (hostname) => {
+    const response = await send(`${hostname}:${app.url.port}`, "/now");
+    expect(response.status).toBe(200);
+    expect(response.body).toContain("<!DOCTYPE html>");
+  });
+});
+
+describe("the local server refuses hosts it does not serve (DNS rebinding)", () => {
+  test.each([
+    ["a page", "/now"],
+    ["page data", "/now.data"],
+    ["a static page (an asset)", "/about"],
+    ["a static file", "/robots.txt"],
+  ])("Host: evil.example, %s: 403", async (_, path) => {
+    const response = await send("evil.example", path);
+    expect(response.status).toBe(403);
+    expect(response.body).toMatch(/LOCAL_ALLOWED_HOSTS/);
+  });
+
+  test("a rebound page posting to itself passes no same-origin check: 403, nothing stored", async () => {
+    const before = await storedMessageCount(app);
+    const port = app.url.port;
+    const response = await postMessage(`evil.example:${port}`, `http://evil.example:${port}`);
+    expect(response.status).toBe(403);
+    expect(await storedMessageCount(app)).toBe(before);
+  });
+
+  test("the app does not run for a refused host (a failing loader logs nothing)", async () => {
+    logs = [];
+    expect((await send("evil.example", "/failures/loader")).status).toBe(403);
+    expect((await send(`localhost:${app.url.port}`, "/failures/loader")).status).toBe(500);
+    const serverErrors = logs.filter((log) => log.message.includes('"event":"server_error"'));
+    expect(serverErrors).toHaveLength(1);
+  });
+
+  test.each([
+    ["a name that only ends like an allowed one", "evilapp.example"],
+    ["a look-alike of a domain rule", "evilpreview.example"],
+    ["a subdomain of an exact rule", "www.app.example"],
+    ["an IP address other than loopback", "10.0.0.1"],
+  ])("%s (%s): 403", async (_, host) => {
+    expect((await send(host, "/now")).status).toBe(403);
+  });
+
+  test.each([
+    ["an exact configured name", "app.example"],
+    ["a configured domain", "preview.example"],
+    ["a subdomain of a configured domain", "pr-7.preview.example"],
+    ["a configured name in capitals", "APP.EXAMPLE"],
+  ])("%s (%s) reaches the Worker", async (_, host) => {
+    const response = await send(host, "/now", { lines: ["X-Forwarded-Proto: https"] });
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,35 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
+import { expect, test } from "vitest";
+import { routeAssets } from "../../app/platform/navigation/react-router-adapter";
+
+// The navigation adapter's assumption "manifest routes list module, imports, css and hasLoader", checked
+// against the manifest React Router's build really writes (tests/unit/react-router-assumptions.test.ts
+// holds the others).
+
+const ASSETS = resolve(import.meta.dirname, "../../build/client/assets");
+
+async function builtManifest(): Promise<AssetsManifest> {
+  const file = (await readdir(ASSETS)).find((name) => /^manifest-[\w-]+\.js$/.test(name));
+  if (!file) throw new Error("no manifest in build/client/assets: run npm run build");
+  const source = await readFile(join(ASSETS, file), "utf8");
+  return JSON.parse(source.replace(/^window\.__reactRouterManifest=/, "").replace(/;?\s*$/, ""));
+}
+
+test("manifest routes list module, imports, css and hasLoader", async () => {
+  const manifest = await builtManifest();
+  expect(manifest.entry.module).toMatch(/^\/assets\/.+\.js$/);
+  expect(Array.isArray(manifest.entry.imports)).toBe(true);
+  const ids = Object.keys(manifest.routes);
+  expect(ids.length).toBeGreaterThan(1);
+  for (const id of ids) {
+    const entry = manifest.routes[id];
+    expect(entry?.module, id).toMatch(/^\/assets\/.+\.js$/);
+    expect(typeof entry?.hasLoader, id).toBe("boolean");
+    for (const list of [entry?.imports, entry?.css]) {
+      expect(list === undefined || list.every((url) => url.startsWith("/assets/")), id).toBe(true);
+    }
+    expect(routeAssets(manifest, id)?.modules[0], id).toBe(entry?.module);
+  }
+});
