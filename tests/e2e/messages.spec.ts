@@ -128,11 +128,58 @@ test.describe("a submission id used again (issue 11)", () => {
     expect(await countInList(page, theirs)).toBe(1);
   });
 
-  test("without JavaScript: post, go Back, edit the text, post again: 409 with the text kept; sending again stores it", async ({
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the 409 page keeps the typed values and brings a fresh id, and sending again stores it", async ({
+      page,
+      request,
+      pageProblems,
+    }) => {
+      pageProblems.expect(CONFLICT);
+      const theirs = unique("theirs, no script");
+      const mine = unique("mine, no script");
+      const submissionId = page.locator('input[name="submissionId"]');
+      await page.goto("/messages");
+      const id = await submissionId.inputValue();
+      // The same form posted first by someone else (a copy of the page, a crafted post).
+      expect(
+        (
+          await request.post("/messages", {
+            form: { submissionId: id, name: "Zoe", text: theirs },
+            maxRedirects: 0,
+          })
+        ).status(),
+      ).toBe(303);
+
+      await page.getByLabel("Name", { exact: true }).fill("Cy");
+      await page.getByLabel("Message", { exact: true }).fill(mine);
+      const [refused] = await Promise.all([
+        page.waitForResponse((candidate) => candidate.request().method() === "POST"),
+        page.getByRole("button", { name: "Post message" }).click(),
+      ]);
+      expect(refused.status()).toBe(409);
+      await expect(page.getByText(ALREADY_USED)).toBeVisible();
+      await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Cy");
+      await expect(page.getByLabel("Message", { exact: true })).toHaveValue(mine);
+      await expect(submissionId).not.toHaveValue(id);
+
+      await page.getByRole("button", { name: "Post message" }).click();
+      await expect(page).toHaveURL(/\/messages$/);
+      await expect(page.getByRole("list", { name: "Latest messages" }).getByText(mine)).toBeVisible();
+      expect(await countInList(page, theirs)).toBe(1);
+      expect(await countInList(page, mine)).toBe(1);
+    });
+  });
+
+  test("without JavaScript: post, go Back, edit the text, post again: both messages are stored once", async ({
     playwright,
     baseURL,
   }) => {
-    // Back restores the page from the back/forward cache, as browsers do; Playwright switches that cache off.
+    // Back may restore the page from the back/forward cache, as browsers do; Playwright switches that cache
+    // off. Pages are no-store, so today's Chromium loads a fresh form (a fresh id) and the post is stored; a
+    // browser that kept the page would send the old id and get the 409 page, and sending again stores it.
+    // Either way nothing is lost and nothing is stored twice.
     const browser = await playwright.chromium.launch({
       executablePath: CHROMIUM_EXECUTABLE,
       args: CHROMIUM_ARGS,
@@ -147,31 +194,27 @@ test.describe("a submission id used again (issue 11)", () => {
       });
       const first = unique("first version");
       const edited = unique("edited version");
-      const submissionId = page.locator('input[name="submissionId"]');
       await page.goto("/messages");
-      const id = await submissionId.inputValue();
       await page.getByLabel("Name", { exact: true }).fill("Cy");
       await page.getByLabel("Message", { exact: true }).fill(first);
       await page.getByRole("button", { name: "Post message" }).click();
       await expect(page.getByRole("list", { name: "Latest messages" }).getByText(first)).toBeVisible();
 
-      // Back shows the page the browser kept, with what was typed and the id it was sent with.
-      // A page restored from that cache fires no load event: wait for the navigation to commit only.
+      // A page restored from the back/forward cache fires no load event: wait for the navigation to commit only.
       await page.goBack({ waitUntil: "commit" });
-      await expect(submissionId).toHaveValue(id);
-      await expect(page.getByLabel("Message", { exact: true })).toHaveValue(first);
+      await expect(page.getByRole("button", { name: "Post message" })).toBeVisible();
+      await page.getByLabel("Name", { exact: true }).fill("Cy");
       await page.getByLabel("Message", { exact: true }).fill(edited);
-      const [refused] = await Promise.all([
+      const [answer] = await Promise.all([
         page.waitForResponse((candidate) => candidate.request().method() === "POST"),
         page.getByRole("button", { name: "Post message" }).click(),
       ]);
-      expect(refused.status()).toBe(409);
-      await expect(page.getByText(ALREADY_USED)).toBeVisible();
-      await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Cy");
-      await expect(page.getByLabel("Message", { exact: true })).toHaveValue(edited);
-      await expect(submissionId).not.toHaveValue(id);
-
-      await page.getByRole("button", { name: "Post message" }).click();
+      expect([303, 409]).toContain(answer.status());
+      if (answer.status() === 409) {
+        await expect(page.getByText(ALREADY_USED)).toBeVisible();
+        await expect(page.getByLabel("Message", { exact: true })).toHaveValue(edited);
+        await page.getByRole("button", { name: "Post message" }).click();
+      }
       await expect(page).toHaveURL(/\/messages$/);
       await expect(page.getByRole("list", { name: "Latest messages" }).getByText(edited)).toBeVisible();
       expect(await countInList(page, first)).toBe(1);
