@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { parsePlatformConfig } from "./app/platform/config.server.ts";
 import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
 import { staticRouteIds } from "./app/platform/static-routes.ts";
 import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
@@ -61,8 +62,29 @@ export default defineConfig({
     reactRouter(),
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
     staticPageSecurityHeaders(),
+    checkedPlatformConfig(),
   ],
 });
+
+/**
+ * The build fails when the variables it will be deployed with are invalid (app/platform/config.server.ts),
+ * naming each one: the deploy config @cloudflare/vite-plugin writes (build/server/wrangler.json) holds them.
+ * Secrets are not in it; the Worker checks those on its first request.
+ */
+function checkedPlatformConfig(): Plugin {
+  return {
+    name: "checked-platform-config",
+    apply: "build",
+    // Runs once the Worker's bundle and its deploy config are written, before the pre-rendering.
+    writeBundle: {
+      order: "post",
+      async handler() {
+        if (this.environment.name !== "ssr") return;
+        parsePlatformConfig(await deployedVariables(this.environment.config.build.outDir));
+      },
+    },
+  };
+}
 
 /**
  * Once the pages are pre-rendered, writes their security headers (script hashes included) into the
@@ -83,6 +105,11 @@ function staticPageSecurityHeaders(): Plugin {
               const clientDirectory = app.environments.client?.config.build.outDir;
               if (!clientDirectory) throw new Error("No client build to write _headers for");
               const headersFile = join(clientDirectory, "_headers");
+              // The pages were rendered with the build's configuration: their policy allows its report origin.
+              const serverDirectory = app.environments.ssr?.config.build.outDir;
+              if (!serverDirectory) throw new Error("No Worker build to read the configuration from");
+              const config = parsePlatformConfig(await deployedVariables(serverDirectory));
+              const reportOrigin = config.monitoring?.directOrigin;
               const pages = await Promise.all(
                 STATIC_PAGES.map(async (path) => ({
                   path,
@@ -91,7 +118,9 @@ function staticPageSecurityHeaders(): Plugin {
               );
               await writeFile(
                 headersFile,
-                await headersFileWithStaticPages(await readFile(headersFile, "utf8"), pages),
+                await headersFileWithStaticPages(await readFile(headersFile, "utf8"), pages, {
+                  reportOrigin,
+                }),
               );
             },
           },
@@ -99,4 +128,10 @@ function staticPageSecurityHeaders(): Plugin {
       },
     },
   };
+}
+
+/** The `vars` of the deploy config @cloudflare/vite-plugin writes next to the Worker's bundle. */
+async function deployedVariables(serverDirectory: string): Promise<Record<string, unknown>> {
+  const deployConfig = JSON.parse(await readFile(join(serverDirectory, "wrangler.json"), "utf8"));
+  return (deployConfig as { vars?: Record<string, unknown> }).vars ?? {};
 }

@@ -22,7 +22,7 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const { nonce } = getRequestPlatform(loadContext);
+  const { nonce, config } = getRequestPlatform(loadContext);
   let statusCode = responseStatusCode;
   let shellRendered = false;
 
@@ -57,7 +57,10 @@ export default async function handleRequest(
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const development = import.meta.env.DEV;
-  for (const [name, value] of Object.entries(documentSecurityHeaders({ nonce }, { development })))
+  const reportOrigin = config.monitoring?.directOrigin;
+  for (const [name, value] of Object.entries(
+    documentSecurityHeaders({ nonce }, { development, reportOrigin }),
+  ))
     responseHeaders.set(name, value);
   return new Response(body, { headers: responseHeaders, status: statusCode });
 }

@@ -25,7 +25,7 @@ export const headers: Route.HeadersFunction = ({ errorHeaders, loaderHeaders }) 
 
 // Pre-rendered pages run this at build time: their browser config is the build's (README, "Error reporting").
 export function loader({ context }: Route.LoaderArgs) {
-  return { monitoring: browserMonitoringConfig(getRequestPlatform(context).env) };
+  return { monitoring: browserMonitoringConfig(getRequestPlatform(context).config.monitoring) };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

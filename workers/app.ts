@@ -2,6 +2,7 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
 import { missingCacheHeaders } from "../app/platform/cache-headers";
+import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
@@ -17,9 +18,9 @@ const routeIds = new Set(Object.keys(serverBuild.routes));
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
 const app = {
-  async fetch(request, env, ctx) {
+  async fetch(request, env, _ctx) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, { env, ctx, nonce: createNonce() });
+    context.set(requestPlatform, { env, config: platformConfig(env), nonce: createNonce() });
     return handleAppRequest(request, context);
   },
 } satisfies ExportedHandler<Env>;
@@ -33,7 +34,21 @@ function withReporting(): Promise<{ fetch: typeof app.fetch }> {
 
 export default {
   async fetch(request, env, ctx) {
-    return withPlatformHeaders(await routeRequest(request, env, ctx));
+    let config: PlatformConfig;
+    try {
+      config = platformConfig(env);
+    } catch (error) {
+      if (!(error instanceof PlatformConfigError)) throw error;
+      // Loud for whoever deploys (the Worker's logs name the variable), opaque for visitors.
+      console.error(error.message);
+      return withPlatformHeaders(
+        plainText(
+          500,
+          "Internal Server Error: this deployment's configuration is invalid (see the Worker's logs).",
+        ),
+      );
+    }
+    return withPlatformHeaders(await routeRequest(request, env, ctx, config));
   },
 } satisfies ExportedHandler<Env>;
 
@@ -42,6 +57,7 @@ async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
   env: Env,
   ctx: ExecutionContext,
+  config: PlatformConfig,
 ): Promise<Response> {
   const url = new URL(request.url);
   const toHttps = httpsRedirect(url);
@@ -49,7 +65,7 @@ async function routeRequest(
   const { pathname } = url;
   // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
   if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
-    const settings = tunnelSettings(env);
+    const settings = tunnelSettings(config);
     return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
   }
   // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
@@ -61,7 +77,7 @@ async function routeRequest(
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
   // Without a DSN, reporting is off and the SDK is not even loaded.
-  if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
+  if (!config.monitoring) return app.fetch(request, env, ctx);
   return (await withReporting()).fetch(request, env, ctx);
 }
 

@@ -1,16 +1,10 @@
-import {
-  MONITORING_TUNNEL_MAX_ANSWER_BYTES,
-  MONITORING_TUNNEL_MAX_BYTES,
-  MONITORING_TUNNEL_TIMEOUT_MS,
-  REQUEST_BODY_TIMEOUT_MS,
-} from "../app/platform/constants";
+import type { PlatformConfig } from "../app/platform/config.server";
+import { MONITORING_TUNNEL_MAX_ANSWER_BYTES, REQUEST_BODY_TIMEOUT_MS } from "../app/platform/constants";
 import { readLimitedBody } from "../app/platform/http/read-limited-body";
 import {
   envelopeUrl,
   isSameDsn,
   isSameTunnelQuery,
-  loopbackOrigin,
-  parseSentryIngestDsn,
   type SentryIngestDsn,
 } from "../app/platform/monitoring/sentry-dsn";
 
@@ -22,16 +16,10 @@ export type TunnelSettings = {
   timeoutMs: number;
 };
 
-/** The tunnel is on only for a Sentry SaaS ingest DSN (SPEC C7); otherwise /monitoring does not exist. */
-export function tunnelSettings(env: Env): TunnelSettings | undefined {
-  const dsn = parseSentryIngestDsn(env.SENTRY_DSN);
-  if (!dsn) return undefined;
-  return {
-    dsn,
-    ingestOrigin: loopbackOrigin(env.SENTRY_INGEST_TEST_ORIGIN),
-    maxBytes: positiveInteger(env.SENTRY_TUNNEL_MAX_BYTES) ?? MONITORING_TUNNEL_MAX_BYTES,
-    timeoutMs: positiveInteger(env.SENTRY_TUNNEL_TIMEOUT_MS) ?? MONITORING_TUNNEL_TIMEOUT_MS,
-  };
+/** The tunnel is on only for a Sentry SaaS ingest DSN (docs/contract.md C7); otherwise /monitoring does not exist. */
+export function tunnelSettings({ monitoring }: PlatformConfig): TunnelSettings | undefined {
+  if (!monitoring?.ingest) return undefined;
+  return { dsn: monitoring.ingest, ingestOrigin: monitoring.ingestTestOrigin, ...monitoring.tunnel };
 }
 
 /** Only what the SDK needs from Sentry's answer: its status, rate limits and retry time. */
@@ -177,9 +165,4 @@ function plain(status: number, message: string, headers: Record<string, string> 
     status,
     headers: { "Content-Type": "text/plain; charset=utf-8", ...headers },
   });
-}
-
-function positiveInteger(value: string | undefined): number | undefined {
-  const number = Number(value);
-  return Number.isInteger(number) && number > 0 ? number : undefined;
 }

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { captureException, withSentry } from "@sentry/cloudflare";
+import { platformConfig } from "../app/platform/config.server";
 import {
   isTracedRequest,
-  sampleRate,
   serverSentryOptions,
   setServerErrorReporter,
   untracedTraceHeader,
@@ -46,7 +46,8 @@ export function withMonitoring(app: { fetch: FetchHandler }): { fetch: FetchHand
   return {
     async fetch(request, env, ctx) {
       const sentryTrace = request.headers.get("sentry-trace");
-      if (isTracedRequest(sentryTrace, sampleRate(env.SENTRY_TRACES_SAMPLE_RATE))) {
+      const rate = platformConfig(env).monitoring?.tracesSampleRate ?? 0;
+      if (isTracedRequest(sentryTrace, rate)) {
         return traced.fetch(request, env, ctx);
       }
       const pending: PendingReport[] = [];

@@ -1,6 +1,9 @@
+import * as v from "valibot";
+
 /**
  * The rules of the reference /messages form, shared by the server (the authority) and the browser (which
- * shows the same messages before sending). Lengths count characters, as the database's CHECKs do.
+ * shows the same messages before sending), written with the schema library the platform's configuration
+ * uses (valibot). Lengths count characters, as the database's CHECKs do.
  */
 export const MESSAGE_LIMITS = { name: 50, text: 500 } as const;
 
@@ -19,21 +22,35 @@ const CONTROL_CHARACTERS = /\p{Cc}/u;
 const CONTROL_CHARACTERS_EXCEPT_LINES = /(?![\t\n\r])\p{Cc}/u;
 const CONTROL_CHARACTERS_ERROR = "Remove the control characters.";
 
+/** One field's rule: trimmed, not empty, at most `max` characters, none of the `forbidden` ones. */
+function field(required: string, max: number, forbidden: RegExp) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty(required),
+    v.check(
+      (value) => characters(value) <= max,
+      (issue) => `Use at most ${max} characters (${characters(String(issue.input))} now).`,
+    ),
+    v.check((value) => !forbidden.test(value), CONTROL_CHARACTERS_ERROR),
+  );
+}
+
+const MessageSchema = v.object({
+  name: field("Enter your name.", MESSAGE_LIMITS.name, CONTROL_CHARACTERS),
+  text: field("Write a message.", MESSAGE_LIMITS.text, CONTROL_CHARACTERS_EXCEPT_LINES),
+});
+
 export function validateMessage(input: { name?: unknown; text?: unknown }): MessageValidation {
   const values = { name: asText(input.name), text: asText(input.text) };
-  const message = { name: values.name.trim(), text: values.text.trim() };
+  // The first problem of each field is the one shown.
+  const result = v.safeParse(MessageSchema, values, { abortPipeEarly: true });
+  if (result.success) return { ok: true, message: result.output };
+  const { nested = {} } = v.flatten<typeof MessageSchema>(result.issues);
   const errors: MessageErrors = {};
-  const nameLength = characters(message.name);
-  if (nameLength === 0) errors.name = "Enter your name.";
-  else if (nameLength > MESSAGE_LIMITS.name)
-    errors.name = `Use at most ${MESSAGE_LIMITS.name} characters (${nameLength} now).`;
-  else if (CONTROL_CHARACTERS.test(message.name)) errors.name = CONTROL_CHARACTERS_ERROR;
-  const textLength = characters(message.text);
-  if (textLength === 0) errors.text = "Write a message.";
-  else if (textLength > MESSAGE_LIMITS.text)
-    errors.text = `Use at most ${MESSAGE_LIMITS.text} characters (${textLength} now).`;
-  else if (CONTROL_CHARACTERS_EXCEPT_LINES.test(message.text)) errors.text = CONTROL_CHARACTERS_ERROR;
-  return Object.keys(errors).length > 0 ? { ok: false, errors, values } : { ok: true, message };
+  if (nested.name?.[0]) errors.name = nested.name[0];
+  if (nested.text?.[0]) errors.text = nested.text[0];
+  return { ok: false, errors, values };
 }
 
 /** Each form render's id; the table stores a submission id once. */

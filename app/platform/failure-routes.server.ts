@@ -6,5 +6,5 @@ import { getRequestPlatform } from "./request-context";
  * unless ENABLE_FAILURE_ROUTES is "true", which the deployed configuration never sets.
  */
 export function assertFailureRoutesEnabled(context: Readonly<RouterContextProvider>): void {
-  if (getRequestPlatform(context).env.ENABLE_FAILURE_ROUTES !== "true") throw data(null, { status: 404 });
+  if (!getRequestPlatform(context).config.failureRoutes) throw data(null, { status: 404 });
 }

@@ -51,16 +51,24 @@ export type ScriptAllowance = { nonce: string } | { sha256: readonly string[] };
  * nonce of `<meta property="csp-nonce">` (root.tsx). Only those get in: style attributes stay refused,
  * as in production, so code that works in development keeps working when deployed (issue 15).
  */
-export type PolicyOptions = { development?: boolean };
+export type PolicyOptions = {
+  development?: boolean;
+  /**
+   * A self-hosted Sentry's origin (config.server.ts `directOrigin`): the browser reports there directly,
+   * so `connect-src` allows it. Sentry's SaaS needs nothing here: its reports go through the tunnel.
+   */
+  reportOrigin?: string | undefined;
+};
 
 /**
  * The document policy. `'strict-dynamic'` lets the allowed inline scripts load the route modules (and
  * those load theirs) without listing hosts; `connect-src 'self'` holds because reports go through the
- * same-origin tunnel (SPEC C7). Inline style attributes are not allowed: styles come from stylesheets.
+ * same-origin tunnel (docs/contract.md C7), except to a self-hosted Sentry. Inline style attributes are
+ * not allowed: styles come from stylesheets.
  */
 export function contentSecurityPolicy(
   scripts: ScriptAllowance,
-  { development = false }: PolicyOptions = {},
+  { development = false, reportOrigin }: PolicyOptions = {},
 ): string {
   const scriptSources =
     "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.sha256.map((hash) => `'sha256-${hash}'`);
@@ -71,7 +79,7 @@ export function contentSecurityPolicy(
     "style-src": ["'self'", ...devStyleSources],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
-    "connect-src": ["'self'"],
+    "connect-src": ["'self'", ...(reportOrigin ? [reportOrigin] : [])],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

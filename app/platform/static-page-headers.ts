@@ -1,4 +1,4 @@
-import { BASE_SECURITY_HEADERS, documentOnlyHeaders } from "./security-headers.ts";
+import { BASE_SECURITY_HEADERS, documentOnlyHeaders, type PolicyOptions } from "./security-headers.ts";
 
 /**
  * Pre-rendered pages are served as static assets: the Worker never sees them, so their headers come from
@@ -42,6 +42,7 @@ export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 export async function headersFileWithStaticPages(
   handWritten: string,
   pages: readonly StaticPage[],
+  policy: PolicyOptions = {},
 ): Promise<string> {
   const rules = [
     rule("/*", BASE_SECURITY_HEADERS),
@@ -52,7 +53,7 @@ export async function headersFileWithStaticPages(
     if (!path.startsWith("/") || /[:*\s]/.test(path))
       throw new Error(`Cannot write a _headers rule for ${path}`);
     const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-    rules.push(rule(path, documentOnlyHeaders({ sha256 })));
+    rules.push(rule(path, documentOnlyHeaders({ sha256 }, policy)));
   }
   const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/static-page-headers.ts).\n${rules.join("\n")}\n`;
   checkHeadersFileLimits(file);

@@ -1,5 +1,6 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { platformConfig } from "../../app/platform/config.server";
 import { requestPlatform } from "../../app/platform/request-context";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
@@ -7,9 +8,9 @@ import { requestPlatform } from "../../app/platform/request-context";
 const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(request, env) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, { env, ctx, nonce: "" });
+    context.set(requestPlatform, { env, config: platformConfig(env), nonce: "" });
     return handleRequest(request, context);
   },
 } satisfies ExportedHandler<Env>;

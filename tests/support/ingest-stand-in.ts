@@ -29,7 +29,10 @@ const answerOk: IngestAnswer = (request, response) => {
   try {
     eventId = parseEnvelope(request.body).header.event_id ?? eventId;
   } catch {}
-  response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id: eventId }));
+  // Browsers reporting to a self-hosted Sentry directly read the answer cross-origin, as Sentry allows.
+  response
+    .writeHead(200, { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" })
+    .end(JSON.stringify({ id: eventId }));
 };
 
 /** A local stand-in for Sentry's ingest (Sentry itself cannot be reached from here). */

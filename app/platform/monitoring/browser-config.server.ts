@@ -1,38 +1,33 @@
+import type { MonitoringConfig } from "../config.server";
 import { MONITORING_TUNNEL_PATH } from "../constants";
-import { parseSentryIngestDsn, tunnelQuery } from "./sentry-dsn";
-import { sampleRate } from "./server-sentry.server";
+import { tunnelQuery } from "./sentry-dsn";
 
 /** What the browser SDK is configured with. Public by nature: no secret goes in here. */
 export type BrowserMonitoringConfig = {
   dsn: string;
-  /** Same-origin tunnel (SPEC C7); undefined for a self-hosted DSN, which the browser reports to directly. */
+  /** Same-origin tunnel (docs/contract.md C7); undefined for a self-hosted DSN, reported to directly. */
   tunnel: string | undefined;
   environment: string;
   release: string | undefined;
   tracesSampleRate: number;
 };
 
-/** Per isolate: `env` is one object for all of an isolate's requests, and the root loader runs on each. */
-const configs = new WeakMap<Env, BrowserMonitoringConfig | null>();
+/** Per isolate: the configuration is one object for all of an isolate's requests. */
+const configs = new WeakMap<MonitoringConfig, BrowserMonitoringConfig>();
 
 /** Null when reporting is off (no DSN): the browser then loads no monitoring code at all. */
-export function browserMonitoringConfig(env: Env): BrowserMonitoringConfig | null {
-  let config = configs.get(env);
-  if (config === undefined) {
-    config = readBrowserMonitoringConfig(env);
-    configs.set(env, config);
+export function browserMonitoringConfig(monitoring: MonitoringConfig | null): BrowserMonitoringConfig | null {
+  if (!monitoring) return null;
+  let config = configs.get(monitoring);
+  if (!config) {
+    config = {
+      dsn: monitoring.dsn,
+      tunnel: monitoring.ingest ? `${MONITORING_TUNNEL_PATH}?${tunnelQuery(monitoring.ingest)}` : undefined,
+      environment: monitoring.environment,
+      release: monitoring.release,
+      tracesSampleRate: monitoring.tracesSampleRate,
+    };
+    configs.set(monitoring, config);
   }
   return config;
-}
-
-function readBrowserMonitoringConfig(env: Env): BrowserMonitoringConfig | null {
-  if (!env.SENTRY_DSN) return null;
-  const ingestDsn = parseSentryIngestDsn(env.SENTRY_DSN);
-  return {
-    dsn: env.SENTRY_DSN,
-    tunnel: ingestDsn ? `${MONITORING_TUNNEL_PATH}?${tunnelQuery(ingestDsn)}` : undefined,
-    environment: env.SENTRY_ENVIRONMENT || "production",
-    release: env.CF_VERSION_METADATA?.id || undefined,
-    tracesSampleRate: sampleRate(env.SENTRY_TRACES_SAMPLE_RATE),
-  };
 }

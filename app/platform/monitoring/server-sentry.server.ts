@@ -1,17 +1,18 @@
 import type { CloudflareOptions } from "@sentry/cloudflare";
+import { platformConfig } from "../config.server";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
-import { envelopeUrl, loopbackOrigin, parseSentryIngestDsn } from "./sentry-dsn";
+import { envelopeUrl } from "./sentry-dsn";
 
 /** The Worker's Sentry options; undefined (reporting off) without a DSN. */
 export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
-  if (!env.SENTRY_DSN) return undefined;
-  const ingestDsn = parseSentryIngestDsn(env.SENTRY_DSN);
-  const testOrigin = ingestDsn && loopbackOrigin(env.SENTRY_INGEST_TEST_ORIGIN);
+  const monitoring = platformConfig(env).monitoring;
+  if (!monitoring) return undefined;
+  const { ingest, ingestTestOrigin } = monitoring;
   return {
-    dsn: env.SENTRY_DSN,
-    environment: env.SENTRY_ENVIRONMENT || "production",
-    release: env.CF_VERSION_METADATA?.id || undefined,
+    dsn: monitoring.dsn,
+    environment: monitoring.environment,
+    release: monitoring.release,
     // The Worker decides which requests are traced before the SDK runs (isTracedRequest): the SDK follows
     // that decision, carried by the sentry-trace flag, instead of sampling a second time.
     tracesSampler: ({ parentSampled }) => (parentSampled === false ? 0 : 1),
@@ -19,7 +20,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // decided once it has ended (streamed segments go out before their outcome is known).
     traceLifecycle: "static",
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
-    ...(ingestDsn && testOrigin && { tunnel: envelopeUrl(ingestDsn, testOrigin).href }),
+    ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
@@ -61,8 +62,3 @@ export function untracedTraceHeader(sentryTrace: string | null): string {
 }
 
 const SENTRY_TRACE = /^([0-9a-f]{32})-([0-9a-f]{16})(?:-([01]))?$/;
-
-export function sampleRate(value: string | undefined): number {
-  const rate = Number(value);
-  return Number.isFinite(rate) && rate >= 0 && rate <= 1 ? rate : 0;
-}
