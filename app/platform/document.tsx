@@ -1,0 +1,73 @@
+import type { ReactNode } from "react";
+import { Links, Meta, Scripts, ScrollRestoration } from "react-router";
+import type { BrowserMonitoringConfig } from "./monitoring/browser-config.server";
+import { EARLY_ERRORS_SCRIPT } from "./monitoring/early-errors";
+import { useRouteMonitoring } from "./monitoring/use-route-monitoring";
+import { ROUTE_ANNOUNCER_ID } from "./navigation/navigation-client";
+import { useNavigationPlatform } from "./navigation/use-navigation-platform";
+import { useNonce } from "./nonce";
+
+export type PlatformDocumentProps = {
+  /** The document's language (`<html lang>`). */
+  lang: string;
+  /** The root loader's `monitoring` (platformRootData): null when reporting is off. */
+  monitoring: BrowserMonitoringConfig | null;
+  /** The product's header and navigation, after the skip link and before `<main>`. */
+  header?: ReactNode;
+  /** The skip link's text, in the document's language. */
+  skipLinkLabel?: string;
+  children: ReactNode;
+};
+
+/**
+ * The document every page is rendered in, with what the platform needs in it: the CSP nonce on every script
+ * and preload, browser error reporting from the first script on (docs/contract.md C7), the navigation
+ * platform (C2-C5), a skip link, the `<main>` it targets and the live region client navigations are
+ * announced in. The product's root layout renders it with its own header (app/root.tsx).
+ */
+export function PlatformDocument({
+  lang,
+  monitoring,
+  header,
+  skipLinkLabel = "Skip to content",
+  children,
+}: PlatformDocumentProps) {
+  const nonce = useNonce();
+  useRouteMonitoring(monitoring);
+  useNavigationPlatform();
+  return (
+    <html lang={lang}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Development only: Vite marks the styles it injects with this nonce (security-headers.ts). */}
+        {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
+        {monitoring ? (
+          // The script runs once, from the server's HTML. The browser renders it empty, so its text is not
+          // in the JavaScript bundle (first-load budget, docs/PERFORMANCE.md); hydration leaves the parsed
+          // element as it is.
+          <script
+            nonce={nonce}
+            suppressHydrationWarning
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours (early-errors.ts)
+            dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? EARLY_ERRORS_SCRIPT : "" }}
+          />
+        ) : null}
+        <Meta />
+        <Links nonce={nonce} />
+      </head>
+      <body>
+        <a href="#main" className="skip-link">
+          {skipLinkLabel}
+        </a>
+        {header}
+        {/* The skip link's target; browsers start the next Tab inside it, no tabindex needed. */}
+        <main id="main">{children}</main>
+        {/* Empty until a client navigation: the navigation platform writes the new page's title here. */}
+        <p id={ROUTE_ANNOUNCER_ID} role="status" className="visually-hidden" />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
