@@ -17,6 +17,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../tests/support/serve-build.ts";
+import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { percentile } from "./stats.ts";
 
 const PAGE_SAMPLES = Number(process.env.FAULT_SAMPLES ?? 40);
@@ -119,12 +120,7 @@ for (const fault of INGEST_FAULTS) {
   const ingest = await fault.start();
   const logs: string[] = [];
   const app = await serveBuild({
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
-    },
+    vars: reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: "1" }),
     onLog: (log) => logs.push(log.message),
   });
   try {

@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild, TEST_VARS } from "../tests/support/serve-build.ts";
+import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { isolateHeapMiB } from "./isolate-heap.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -72,13 +73,8 @@ function workerdMemoryMiB(): number {
 
 const inspectorPort = await freePort();
 const ingest = await startIngestStandIn();
-const reporting = {
-  SENTRY_DSN: TEST_DSN,
-  SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-  SENTRY_TRACES_SAMPLE_RATE: "0.01",
-};
 const app = await serveBuild({
-  vars: { ...TEST_VARS, ...(REPORTING && reporting) },
+  vars: REPORTING ? reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: "0.01" }) : TEST_VARS,
   onLog: () => {},
   inspectorPort,
 });

@@ -10,8 +10,9 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { freePort } from "../tests/support/free-port.ts";
-import { startIngestStandIn, TEST_DSN } from "../tests/support/ingest-stand-in.ts";
+import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
+import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { connectToWorker } from "./worker-inspector.ts";
 
 const { values, positionals } = parseArgs({
@@ -27,7 +28,7 @@ type Profile = { nodes: ProfileNode[]; samples: number[] };
 const ingest = await startIngestStandIn();
 const inspectorPort = await freePort();
 const served = await serveBuild({
-  vars: values.dsn ? { SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin } : {},
+  vars: values.dsn ? reportingVars(ingest) : {},
   onLog: () => {},
   inspectorPort,
 });

@@ -6,8 +6,9 @@
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
  */
 import autocannon from "autocannon";
-import { startIngestStandIn, TEST_DSN } from "../tests/support/ingest-stand-in.ts";
+import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
+import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { median } from "./stats.ts";
 
@@ -26,7 +27,7 @@ const servers = {
   baseline: await serveBuild({ buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
   platform: await serveBuild({ onLog: () => {} }),
   reporting: await serveBuild({
-    vars: { SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+    vars: reportingVars(ingest),
     onLog: () => {},
   }),
 };

@@ -4,6 +4,7 @@
  */
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
+import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { percentile } from "./stats.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -11,7 +12,7 @@ const envelope = `${JSON.stringify({ event_id: "a".repeat(32), dsn: TEST_DSN })}
 
 const ingest = await startIngestStandIn();
 const app = await serveBuild({
-  vars: { SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+  vars: reportingVars(ingest),
   onLog: () => {},
 });
 const tunnelUrl = new URL(`/monitoring?${TEST_TUNNEL_QUERY}`, app.url).href;

@@ -2,11 +2,10 @@ import {
   type IngestStandIn,
   receivedEvents,
   receivedTransactions,
-  startIngestStandIn,
-  TEST_DSN,
   TEST_TUNNEL_QUERY,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import type { ServedBuild } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;
@@ -19,16 +18,7 @@ let app: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
-    },
-    onLog: () => {},
-  });
+  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
 });
 
 test.afterAll(async () => {

@@ -1,11 +1,6 @@
-import {
-  type IngestStandIn,
-  receivedEvents,
-  receivedTransactions,
-  startIngestStandIn,
-  TEST_DSN,
-} from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type IngestStandIn, receivedEvents, receivedTransactions } from "../support/ingest-stand-in.ts";
+import type { ServedBuild } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 // The browser's reports carry none of the visitor's data (app/platform/monitoring/report-privacy.ts): page
@@ -25,16 +20,7 @@ let app: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
-    },
-    onLog: () => {},
-  });
+  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
 });
 
 test.afterAll(async () => {

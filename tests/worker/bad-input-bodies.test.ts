@@ -1,14 +1,10 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REQUEST_BODY_TIMEOUT_MS } from "../../app/platform/constants";
-import {
-  type IngestStandIn,
-  startIngestStandIn,
-  TEST_DSN,
-  TEST_TUNNEL_QUERY,
-} from "../support/ingest-stand-in.ts";
+import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // Bad bodies (issue 7), for the two surfaces that read one: the /messages action and the /monitoring
 // tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the
@@ -19,17 +15,11 @@ let app: ServedBuild;
 const errorLogs: WorkerdStructuredLog[] = [];
 
 beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    // Reporting on, tracing off: the stand-in must receive neither a forwarded envelope nor an error report.
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "0",
-    },
+  // Reporting on, tracing off: the stand-in must receive neither a forwarded envelope nor an error report.
+  ({ app, ingest } = await serveWithIngest({
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
     onLog: (log) => log.level === "error" && errorLogs.push(log),
-  });
+  }));
 });
 
 afterAll(async () => {

@@ -1,13 +1,9 @@
 import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  type IngestStandIn,
-  startIngestStandIn,
-  TEST_DSN,
-  TEST_TUNNEL_QUERY,
-} from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
+import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
+import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // Generated input (fast-check, issue 7) sent to the built Worker over HTTP: the tunnel and the /messages
 // action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.
@@ -20,17 +16,11 @@ let app: ServedBuild;
 const errorLogs: WorkerdStructuredLog[] = [];
 
 beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    // Tracing off, so whatever reaches the stand-in was forwarded by the tunnel or is an error report.
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "0",
-    },
+  // Tracing off, so whatever reaches the stand-in was forwarded by the tunnel or is an error report.
+  ({ app, ingest } = await serveWithIngest({
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
     onLog: (log) => log.level === "error" && errorLogs.push(log),
-  });
+  }));
 });
 
 afterAll(async () => {

@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
 import { freePort } from "../support/free-port.ts";
-import { type IngestStandIn, startIngestStandIn } from "../support/ingest-stand-in.ts";
+import type { IngestStandIn } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const DSN = `https://${KEY}@o4500000000000001.ingest.us.sentry.io/4500000000000002`;
@@ -15,16 +16,14 @@ let ingest: IngestStandIn;
 let app: ServedBuild;
 
 beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
+  ({ app, ingest } = await serveWithIngest({
     vars: {
       SENTRY_DSN: DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
       SENTRY_TUNNEL_TIMEOUT_MS: "1000",
       // Everything else is traced: the tunnel must still send nothing of its own.
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },
-  });
+  }));
 });
 
 afterAll(async () => {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import {
-  type IngestStandIn,
-  receivedEvents,
-  receivedTransactions,
-  startIngestStandIn,
-  TEST_DSN,
-} from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type IngestStandIn, receivedEvents, receivedTransactions } from "../support/ingest-stand-in.ts";
+import type { ServedBuild } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
 // address, a token and an id number, on a server error and on a traced request (app/platform/monitoring/
@@ -22,16 +17,7 @@ let ingest: IngestStandIn;
 let app: ServedBuild;
 
 beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
-    },
-    onLog: () => {},
-  });
+  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
 });
 
 afterAll(async () => {

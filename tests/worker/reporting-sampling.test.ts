@@ -4,9 +4,9 @@ import {
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
-  TEST_DSN,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+import { reportingVars } from "../support/serve-with-ingest.ts";
 
 // Requests the Worker does not trace skip the SDK's request wrapper (issue 11, cost of reporting): their
 // errors must still be reported exactly as traced ones are, and the browser's trace decision must hold.
@@ -21,9 +21,9 @@ let alwaysSampled: ServedBuild;
 
 beforeAll(async () => {
   ingest = await startIngestStandIn();
-  const vars = { ...TEST_VARS, SENTRY_DSN: TEST_DSN, SENTRY_INGEST_TEST_ORIGIN: ingest.origin };
-  neverSampled = await serveBuild({ vars: { ...vars, SENTRY_TRACES_SAMPLE_RATE: "0" }, onLog: () => {} });
-  alwaysSampled = await serveBuild({ vars: { ...vars, SENTRY_TRACES_SAMPLE_RATE: "1" }, onLog: () => {} });
+  const vars = (rate: string) => reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: rate });
+  neverSampled = await serveBuild({ vars: vars("0"), onLog: () => {} });
+  alwaysSampled = await serveBuild({ vars: vars("1"), onLog: () => {} });
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import {
   TEST_DSN,
 } from "../support/ingest-stand-in.ts";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
 
@@ -14,16 +15,7 @@ let ingest: IngestStandIn;
 let app: ServedBuild;
 
 beforeAll(async () => {
-  ingest = await startIngestStandIn();
-  app = await serveBuild({
-    vars: {
-      ...TEST_VARS,
-      SENTRY_DSN: TEST_DSN,
-      SENTRY_INGEST_TEST_ORIGIN: ingest.origin,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
-    },
-    onLog: () => {},
-  });
+  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
 });
 
 afterAll(async () => {
