@@ -5,7 +5,7 @@ export default {
   ssr: true,
   // BUILD_DIRECTORY is for bench/ssr.ts, which builds its baseline next to the real build.
   buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
-  // Static pages are rendered once at build time and served as assets (SPEC C5 "static").
+  // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static").
   prerender: [...STATIC_PAGES],
   // The whole route manifest ships with the page: prefetch and the route-loading time-out need every
   // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md, 008-navigation-adapter.md).

@@ -12,7 +12,7 @@ import { exactOrigins } from "./workers/same-origin.ts";
 
 /**
  * Modules every page loads: React, React Router and their helpers, and the platform's first-load stubs.
- * One chunk instead of six compresses better (issue 6: first-load JavaScript <= 110 KiB gzip). Only
+ * One chunk instead of six compresses better (the first-load budget, docs/PERFORMANCE.md: first-load JavaScript <= 110 KiB gzip). Only
  * modules that the first load imports anyway belong here; lazily loaded code (the navigation platform,
  * the Sentry SDK) must stay out.
  */
@@ -29,7 +29,7 @@ const FIRST_LOAD_MODULES = new RegExp(
 );
 
 /**
- * Issue 11 (DNS rebinding): the dev server answers only for loopback names and IP addresses (Vite's
+ * DNS rebinding: the dev server answers only for loopback names and IP addresses (Vite's
  * default `server.allowedHosts`, checked before any plugin's middleware, the Worker's included) and the
  * names in LOCAL_ALLOWED_HOSTS: comma-separated, `.example.com` for a domain and its subdomains. The same
  * variable configures `npm start` (tests/support/serve.ts).

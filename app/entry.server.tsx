@@ -45,7 +45,7 @@ export default async function handleRequest(
     );
   } catch (error) {
     // A component threw while rendering the shell. Throwing a Response makes React Router render the
-    // error boundary a second time with this digest-only 500 (SPEC C1) instead of a sanitized Error.
+    // error boundary a second time with this digest-only 500 (docs/contract.md C1) instead of a sanitized Error.
     const payload = serverErrorPayload(error, request);
     throw payload ? Response.json(payload, { status: 500 }) : error;
   }

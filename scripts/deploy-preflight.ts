@@ -1,5 +1,5 @@
 /**
- * Runs before `npm run deploy` and `npm run db:migrate:remote` (issue 15): refuses a wrangler.toml whose
+ * Runs before `npm run deploy` and `npm run db:migrate:remote`: refuses a wrangler.toml whose
  * D1 database still has the placeholder id the repository ships with, before anything is built or sent,
  * and says what to do instead. `node scripts/deploy-preflight.ts [--config <wrangler.toml>]`.
  */

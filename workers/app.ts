@@ -63,12 +63,12 @@ async function routeRequest(
   const toHttps = httpsRedirect(url);
   if (toHttps) return toHttps;
   const { pathname } = url;
-  // The tunnel comes first and outside tracing: reports about reports would loop (SPEC C7).
+  // The tunnel comes first and outside tracing: reports about reports would loop (docs/contract.md C7).
   if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
     const settings = tunnelSettings(config);
     return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
   }
-  // SPEC C6: refused before any action code runs (React Router's own check stays behind it).
+  // docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it).
   if (isCrossSiteMutation(request, EXTRA_ACTION_ORIGINS)) {
     return plainText(403, "Forbidden: this request comes from another site.");
   }

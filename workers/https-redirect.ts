@@ -1,5 +1,5 @@
 /**
- * Loopback names (issue 11): local serving (`npm start`, the tests, `npm run dev`) is plain http on these,
+ * Loopback names: local serving (`npm start`, the tests, `npm run dev`) is plain http on these,
  * and browsers treat them as secure contexts. `*.localhost` always resolves to loopback (RFC 6761).
  */
 export function isLoopbackHostname(hostname: string): boolean {
@@ -8,7 +8,7 @@ export function isLoopbackHostname(hostname: string): boolean {
 }
 
 /**
- * Issue 11: a plain-http request to a deployed Worker is sent to https. The zone's "Always Use HTTPS"
+ * A plain-http request to a deployed Worker is sent to https. The zone's "Always Use HTTPS"
  * normally answers first and HSTS keeps browsers on https after one visit; this covers a zone without the
  * setting (a new custom domain) and clients that ignore HSTS. 308 for every method: a 301 lets clients
  * turn a POST into a GET and drop the form, 308 keeps method and body, and for a GET the two behave the

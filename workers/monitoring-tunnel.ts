@@ -52,7 +52,7 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
   // No client IP (no X-Forwarded-For): Sentry would store it with the browser's reports
   // (app/platform/monitoring/report-privacy.ts). Sentry then sees the Worker, not the visitor.
 
-  // One deadline for the whole exchange (issue 11): connecting, the first byte and the last.
+  // One deadline for the whole exchange: connecting, the first byte and the last.
   const signal = AbortSignal.timeout(settings.timeoutMs);
   try {
     const upstream = await fetch(envelopeUrl(settings.dsn, settings.ingestOrigin), {
@@ -60,7 +60,7 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       body,
       headers,
       signal,
-      // Issue 11: the envelope goes to the DSN's host and nowhere else, whatever Sentry's side answers.
+      // The envelope goes to the DSN's host and nowhere else, whatever Sentry's side answers.
       redirect: "manual",
     });
     if (upstream.status >= 300 && upstream.status < 400) {
@@ -91,7 +91,7 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
 }
 
 /**
- * Sentry's answer, read to at most `maxBytes` (issue 11): a huge or endless answer costs that much memory
+ * Sentry's answer, read to at most `maxBytes`: a huge or endless answer costs that much memory
  * and no more; the rest is cancelled unread. Rejects when `signal` aborts, however slowly bytes drip in.
  */
 async function readAnswer(
@@ -135,7 +135,7 @@ async function readAnswer(
 }
 
 /**
- * What the browser is told the answer is (issue 11): JSON stays JSON for the SDK; anything else, HTML with
+ * What the browser is told the answer is: JSON stays JSON for the SDK; anything else, HTML with
  * a script included, becomes text, so nothing Sentry's side sends can render as a document on this origin.
  */
 export function inertContentType(upstream: string | null): string {

@@ -22,7 +22,7 @@ const reportsFor = new WeakMap<IncomingRequest, PendingReport[]>();
  * fifth of the Worker's throughput on dynamic pages, so without a DSN it never loads.
  *
  * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs
- * about 18% of a dynamic page's CPU even when the request is not sampled (issue 11, docs/PERFORMANCE.md).
+ * about 18% of a dynamic page's CPU even when the request is not sampled (docs/PERFORMANCE.md).
  * So the sampling decision comes first: a traced request runs inside the wrapper; any other request runs
  * the plain app, and only if it recorded a server error does the SDK run, after the response, to capture
  * that error with the request's URL, method and headers and the same digest tag.

@@ -3,7 +3,7 @@ import { Link, type LinkProps, useHref } from "react-router";
 import { prefetchPage } from "../platform/navigation/navigation-client";
 
 /**
- * When to prefetch the target (SPEC C5), all through the same bounded queue:
+ * When to prefetch the target (docs/contract.md C5), all through the same bounded queue:
  * none; intent (hover for 100 ms, focus, touch); viewport (scrolled into view); render (on mount).
  */
 export type PrefetchMode = "none" | "intent" | "viewport" | "render";

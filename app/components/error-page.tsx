@@ -3,7 +3,7 @@ import { isRouteErrorResponse } from "react-router";
 import { isServerErrorResponse } from "../platform/errors/server-error-payload";
 import { markPageStatus } from "../platform/monitoring/browser-monitoring";
 
-/** SPEC C1, word for word (the wording of the original app's framework). */
+/** docs/contract.md C1, word for word (the wording of the original app's framework). */
 export const SERVER_ERROR_MESSAGE =
   "Application error: a server-side exception has occurred (see the server logs for more information).";
 export const CLIENT_ERROR_MESSAGE =
@@ -13,7 +13,7 @@ export const CLIENT_ERROR_MESSAGE =
 export function ErrorPage({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : undefined;
   useEffect(() => {
-    // A 404 page's transaction is left out of reporting (SPEC C8).
+    // A 404 page's transaction is left out of reporting (docs/contract.md C8).
     if (status !== undefined) markPageStatus(status);
   }, [status]);
 
@@ -48,7 +48,7 @@ function httpErrorMessage(status: number, statusText: string, body: unknown): st
   return statusText || "Request failed.";
 }
 
-/** The document title and description of an error page (every page has both, issue 15). */
+/** The document title and description of an error page (every page has both). */
 export function errorMeta(error: unknown) {
   const http = isServerErrorResponse(error) || !isRouteErrorResponse(error) ? undefined : error;
   return [

@@ -1,7 +1,7 @@
 import { useNavigation } from "react-router";
 import { useAppRouter } from "../platform/navigation/use-app-router";
 
-/** Visible controls for each router verb (SPEC C2), on the reference pages. */
+/** Visible controls for each router verb (docs/contract.md C2), on the reference pages. */
 export function NavigationControls() {
   const router = useAppRouter();
   const busy = useNavigation().state !== "idle";
@@ -25,7 +25,7 @@ export function NavigationControls() {
       <button type="button" onClick={() => router.prefetch("/about")}>
         Prefetch /about
       </button>
-      {/* Always there: a live region added together with its text is often not read out (issue 15). */}
+      {/* Always there: a live region added together with its text is often not read out. */}
       <span role="status">{busy ? "Loading…" : ""}</span>
     </section>
   );

@@ -2,7 +2,7 @@ import type { MessageFields } from "./messages";
 
 export type Message = { id: number; name: string; text: string; createdAt: string };
 
-/** Where messages are read and written: the binding or, for read-your-writes (issue 11), a D1 session. */
+/** Where messages are read and written: the binding or, for read-your-writes, a D1 session. */
 type Database = Pick<D1Database, "prepare" | "batch">;
 
 /** How many messages the page lists, newest first. */
@@ -24,7 +24,7 @@ export async function latestMessages(db: Database): Promise<Message[]> {
 export type SaveOutcome = "stored" | "already-stored" | "id-taken";
 
 /**
- * Stores a message once per submission id, and never drops a different message silently (issue 11): a form
+ * Stores a message once per submission id, and never drops a different message silently: a form
  * re-posted after Back, or served from a cache to several people, carries an id that is already taken.
  * One round trip, one transaction: the insert, then the row that holds the id (ours, or the one that was
  * there first), so two concurrent posts with one id cannot both be told they were stored.

@@ -1,5 +1,5 @@
 /**
- * Caching of what the Worker answers (issue 11). Pre-rendered pages and built files are static assets:
+ * Caching of what the Worker answers. Pre-rendered pages and built files are static assets:
  * their caching comes from the assets `_headers` file (public/_headers, static-page-headers.ts), never
  * from here.
  */

@@ -3,29 +3,29 @@
  * Every number the contract names lives here and nowhere else.
  */
 
-/** SPEC C5: at most this many prefetch requests (page data and route modules) run at once. */
+/** docs/contract.md C5: at most this many prefetch requests (page data and route modules) run at once. */
 export const PREFETCH_CONCURRENCY = 5;
 
-/** SPEC C5: prefetched data of a dynamic (per-request) page is stale at once. */
+/** docs/contract.md C5: prefetched data of a dynamic (per-request) page is stale at once. */
 export const PREFETCH_STALE_MS_DYNAMIC = 0;
 
-/** SPEC C5: prefetched data of a static (pre-rendered) page is reused for 300 s. */
+/** docs/contract.md C5: prefetched data of a static (pre-rendered) page is reused for 300 s. */
 export const PREFETCH_STALE_MS_STATIC = 300_000;
 
-/** SPEC C4: loading a route's code for a client navigation may take this long before a full navigation. */
+/** docs/contract.md C4: loading a route's code for a client navigation may take this long before a full navigation. */
 export const ROUTE_LOADING_TIMEOUT_MS = 3_800;
 
-/** SPEC C7: the same-origin path through which the browser sends error reports. */
+/** docs/contract.md C7: the same-origin path through which the browser sends error reports. */
 export const MONITORING_TUNNEL_PATH = "/monitoring";
 
-/** Issue 4: the largest envelope the tunnel accepts (Sentry's own limit for a whole envelope is larger). */
+/** The largest envelope the tunnel accepts (Sentry's own limit for a whole envelope is larger). */
 export const MONITORING_TUNNEL_MAX_BYTES = 1_048_576;
 
-/** Issue 4 (issue 11: the whole exchange, first byte to last): how long the tunnel waits for Sentry before a 504. */
+/** The whole exchange, first byte to last: how long the tunnel waits for Sentry before a 504. */
 export const MONITORING_TUNNEL_TIMEOUT_MS = 10_000;
 
-/** Issue 7: a request body (form or envelope) must arrive within this long; a stalled client gets 408. */
+/** A request body (form or envelope) must arrive within this long; a stalled client gets 408. */
 export const REQUEST_BODY_TIMEOUT_MS = 10_000;
 
-/** Issue 11: the most of Sentry's answer the tunnel reads (Sentry answers a few bytes); more is a 502. */
+/** The most of Sentry's answer the tunnel reads (Sentry answers a few bytes); more is a 502. */
 export const MONITORING_TUNNEL_MAX_ANSWER_BYTES = 65_536;

@@ -1,7 +1,7 @@
 import { createCookie } from "react-router";
 
 /**
- * Read-your-writes for a global audience (issue 11). With D1 read replication on, a read may be served by a
+ * Read-your-writes for a global audience. With D1 read replication on, a read may be served by a
  * replica that has not yet received the visitor's own write. D1's Sessions API fixes that with a bookmark:
  * a session started from bookmark B only reads from a copy at least as new as B. The visitor's latest
  * bookmark travels in a cookie from the write's response to the following reads.

@@ -1,5 +1,5 @@
 /**
- * The security headers of every response (issue 7), as pure functions shared by the renderer
+ * The security headers of every response, as pure functions shared by the renderer
  * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
  * else it answers) and the build (static-page-headers.ts: pre-rendered pages, allowed by hash).
  */
@@ -49,7 +49,7 @@ export type ScriptAllowance = { nonce: string } | { sha256: readonly string[] };
  * `development` is `npm run dev` (import.meta.env.DEV): Vite injects CSS there as `<style>` elements it
  * creates from JavaScript (a route's `import "./page.css"`, the error overlay), which it marks with the
  * nonce of `<meta property="csp-nonce">` (root.tsx). Only those get in: style attributes stay refused,
- * as in production, so code that works in development keeps working when deployed (issue 15).
+ * as in production, so code that works in development keeps working when deployed.
  */
 export type PolicyOptions = {
   development?: boolean;

@@ -28,7 +28,7 @@ export async function scriptHash(text: string): Promise<string> {
 export type StaticPage = { path: string; html: string };
 
 /**
- * Issue 11: the Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
+ * The Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
  * files are assets, and wrangler knows no type for `.data`, so without this rule they are served without
  * one. One rule covers them all (the `_headers` file has room for 100): `*` matches across `/`.
  */

@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = getRequestPlatform(context);
   const submissionId = crypto.randomUUID();
   try {
-    // Issue 11: read from the visitor's bookmark, so the list includes what they just posted.
+    // Read from the visitor's bookmark, so the list includes what they just posted.
     const session = await openVisitorD1Session(env.DB, request, "read");
     const messages = await latestMessages(session.db);
     return data({ messages, listDigest: null, submissionId }, { headers: await session.responseHeaders() });
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The form came without a valid submission id; the re-rendered form has a fresh one. */
 const OUT_OF_DATE =
   "This form is out of date, so your message was not posted. Your text is still here: send again to post it.";
-/** Issue 11: the posted id was used for another message; refusing keeps both (README, "Mutations"). */
+/** The posted id was used for another message; refusing keeps both (README, "Mutations"). */
 const ID_TAKEN =
   "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
 
@@ -95,7 +95,7 @@ type ActionResult = {
 type Status = { text: string; error?: boolean };
 
 /**
- * Issue 15: errors (the browser's check or the server's 400) are announced in the status region and focus
+ * Errors (the browser's check or the server's 400) are announced in the status region and focus
  * goes to the first invalid field, whose description is its error (the status does not repeat it).
  */
 function reportErrors(errors: MessageErrors, setStatus: (status: Status) => void): void {

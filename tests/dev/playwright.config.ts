@@ -10,7 +10,7 @@ const PORT = Number(process.env.DEV_SERVER_PORT);
 
 /**
  * `npm run test:dev`: real Chromium against `npm run dev` (Vite and the Worker in workerd), the
- * way a developer runs the app (issue 15). Playwright starts the server in its own process group and
+ * way a developer runs the app. Playwright starts the server in its own process group and
  * stops the whole group when the run ends, passed or failed.
  */
 export default defineConfig({

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 /**
- * Issue 15: what a visitor on a small phone, in dark mode, with a screen reader or a keyboard gets. Every
+ * What a visitor on a small phone, in dark mode, with a screen reader or a keyboard gets. Every
  * reference page, including the 404 page and the application-error page.
  */
 const PAGES = [

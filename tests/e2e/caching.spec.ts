@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
 
 /**
- * Issue 11: pages rendered per request are `Cache-Control: private, no-store`. Chromium used to keep such
+ * Pages rendered per request are `Cache-Control: private, no-store`. Chromium used to keep such
  * pages out of its back/forward cache; it no longer does, so a back navigation to one is still an instant
  * restore of the page as it was, not a new request. Playwright switches the cache off by default
  * (`--disable-back-forward-cache`); this test starts a Chromium with it on, as users have it.

@@ -91,7 +91,7 @@ test.describe("with JavaScript", () => {
   });
 });
 
-test.describe("a submission id used again (issue 11)", () => {
+test.describe("a submission id used again", () => {
   test("with JavaScript: the 409 keeps the text and brings a fresh id, and sending again stores it", async ({
     page,
     request,

@@ -54,7 +54,7 @@ function dataRequests(page: Page): string[] {
   return requests;
 }
 
-test.describe("prefetch (SPEC C5)", () => {
+test.describe("prefetch (docs/contract.md C5)", () => {
   test("at most 5 prefetch requests run at once; all complete; a clicked link's prefetch moves ahead", async ({
     page,
   }) => {
@@ -157,7 +157,7 @@ test.describe("prefetch (SPEC C5)", () => {
   }
 });
 
-test.describe("page data that cannot be fetched becomes a full navigation (SPEC C3, C9)", () => {
+test.describe("page data that cannot be fetched becomes a full navigation (docs/contract.md C3, C9)", () => {
   const failures: [string, (route: Route) => Promise<void>][] = [
     ["the request fails", (route) => route.abort("failed")],
     [
@@ -239,7 +239,7 @@ test.describe("page data that cannot be fetched becomes a full navigation (SPEC 
   });
 });
 
-test.describe("route loading time-out (SPEC C4)", () => {
+test.describe("route loading time-out (docs/contract.md C4)", () => {
   const ITEM_MODULE = /\/assets\/item-[^/]+\.js$/;
 
   test("route code slower than 3.8 s: the browser loads the target page instead", async ({ page }) => {
@@ -302,7 +302,7 @@ test.describe("route loading time-out (SPEC C4)", () => {
   });
 });
 
-test.describe("the router verbs (SPEC C2)", () => {
+test.describe("the router verbs (docs/contract.md C2)", () => {
   test("refresh, push, back, forward and replace, all without a document load", async ({ page }) => {
     await page.goto("/about");
     await waitForHydration(page);

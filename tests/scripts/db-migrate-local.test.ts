@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { runCommand } from "./run-script";
 
-// Issue 15: the first `npm run dev` / `npm start` runs `npm run db:migrate:local`, and wrangler asks
+// The first `npm run dev` / `npm start` runs `npm run db:migrate:local`, and wrangler asks
 // "About to apply 1 migration(s) ... continue?" whenever it sees a terminal. Nobody should have to answer.
 
 let stateDirectory: string | undefined;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { runCommand } from "./run-script";
 
-// Issue 15: wrangler.toml ships with a placeholder D1 database_id. Deploying with it would build, upload
+// wrangler.toml ships with a placeholder D1 database_id. Deploying with it would build, upload
 // and then fail at Cloudflare's API (or bind nothing); the preflight stops first and says what to do.
 
 const PLACEHOLDER_MESSAGE =

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROOT, runCommand } from "./run-script";
 
-// Issue 15: the generated types (`Env` from `wrangler types`, `./+types/<route>` from `react-router
+// The generated types (`Env` from `wrangler types`, `./+types/<route>` from `react-router
 // typegen`) are not committed, so a fresh clone shows false errors in the editor until something generates
 // them. `npm install` / `npm ci` run the root package's `postinstall`, which does.
 

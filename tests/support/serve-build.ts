@@ -89,7 +89,7 @@ export async function serveBuild({
 const APP_WORKER_NAME = "app";
 
 /**
- * Issue 11 (DNS rebinding): a page on evil.example whose name an attacker points at 127.0.0.1 would reach
+ * DNS rebinding: a page on evil.example whose name an attacker points at 127.0.0.1 would reach
  * this server as same-origin to itself (its Origin and the request URL agree), pass the Worker's
  * cross-site check and read the answers. So the local server answers only for the hosts it serves; the
  * rest get 403, as Vite's dev server does. A second, local-only Worker in front does the check (its route

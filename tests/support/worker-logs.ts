@@ -9,7 +9,7 @@ export type PrintedLog = { stream: "stdout" | "stderr"; text: string };
  * How the browser suite's server (`serve.ts --test`) prints a line the Worker logged. A `server_error`
  * from a reference failure route, provoked on purpose, becomes one labelled line on stdout, without its
  * stack (Playwright does not show the web server's stdout); anything else is printed as Miniflare would,
- * so an unexpected error still shows in full (issue 15: a green run prints no alarming stack traces).
+ * so an unexpected error still shows in full (a green run prints no alarming stack traces).
  */
 export function printedWorkerLog({ level, message }: WorkerdStructuredLog): PrintedLog {
   const provoked = provokedServerError(message);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { missingCacheHeaders, PER_REQUEST_CACHE_CONTROL } from "../../app/platform/cache-headers";
 import { headersFileWithStaticPages, PAGE_DATA_CONTENT_TYPE } from "../../app/platform/static-page-headers";
 
-describe("missingCacheHeaders (issue 11)", () => {
+describe("missingCacheHeaders", () => {
   test("an answer without Cache-Control gets the per-request default", () => {
     expect(missingCacheHeaders(new Headers({ "Content-Type": "text/html" }))).toEqual({
       "Cache-Control": "private, no-store",
@@ -15,7 +15,7 @@ describe("missingCacheHeaders (issue 11)", () => {
   });
 });
 
-describe("the _headers file types pre-rendered page data (issue 11)", () => {
+describe("the _headers file types pre-rendered page data", () => {
   test("one rule for every .data file, with React Router's type for page data", async () => {
     const file = await headersFileWithStaticPages("", [{ path: "/about", html: "" }]);
     expect(file).toContain(`\n/*.data\n  Content-Type: ${PAGE_DATA_CONTENT_TYPE}\n`);

@@ -4,7 +4,7 @@ import { unknownRouteIds } from "../../workers/data-requests";
 const ROUTES = new Set(["root", "routes/home", "routes/item"]);
 const ids = (path: string) => unknownRouteIds(new URL(path, "https://app.example"), ROUTES);
 
-describe("unknownRouteIds (issue 7: _routes must name real routes)", () => {
+describe("unknownRouteIds (_routes must name real routes)", () => {
   test.each([
     ["/items/ams.data?_routes=root,routes/item", []],
     ["/items/ams.data", []],

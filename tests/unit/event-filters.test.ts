@@ -7,7 +7,7 @@ import {
   isDroppedTransaction,
 } from "../../app/platform/monitoring/event-filters";
 
-describe("redirect-control errors are not reported (SPEC C8)", () => {
+describe("redirect-control errors are not reported (docs/contract.md C8)", () => {
   test.each([
     ["a thrown redirect", redirect("/login")],
     ["a thrown Response", new Response(null, { status: 404 })],
@@ -28,7 +28,7 @@ describe("redirect-control errors are not reported (SPEC C8)", () => {
   });
 });
 
-describe("transactions left out (SPEC C8)", () => {
+describe("transactions left out (docs/contract.md C8)", () => {
   test("a 404 page's transaction is dropped", () => {
     const event = {
       transaction: "/items/:id",

@@ -4,7 +4,7 @@ import { canonicalDsn, isSameDsn, parseSentryIngestDsn } from "../../app/platfor
 import { parseEnvelopeHeader } from "../../workers/monitoring-tunnel";
 import { TEST_DSN } from "../support/ingest-stand-in.ts";
 
-// Property-based checks (issue 7) of the tunnel's decisions: thousands of generated inputs each run,
+// Property-based checks  of the tunnel's decisions: thousands of generated inputs each run,
 // with fast-check's fixed seed per run printed on failure (replay with `{ seed, path }`).
 
 const RUNS = { numRuns: 5_000 };

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { MESSAGE_LIMITS, validateMessage } from "../../app/data/messages";
 import { readFormData } from "../../app/platform/http/form-data.server";
 
-// Property-based checks (issue 7) of form reading and the /messages rules: thousands of generated
+// Property-based checks  of form reading and the /messages rules: thousands of generated
 // inputs each run; fast-check prints the seed and the shrunk input of any failure.
 
 const RUNS = { numRuns: 3_000 };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { httpsRedirect, isLoopbackHostname } from "../../workers/https-redirect";
 
-describe("httpsRedirect (issue 11)", () => {
+describe("httpsRedirect", () => {
   test.each([
     ["http://app.example/now", "https://app.example/now"],
     ["http://app.example/items/ams?tab=1#x", "https://app.example/items/ams?tab=1#x"],

@@ -7,7 +7,7 @@ function request(method: string, headers: Record<string, string>) {
   return new Request(`${APP}/messages`, { method, headers });
 }
 
-describe("isCrossSiteMutation (SPEC C6)", () => {
+describe("isCrossSiteMutation (docs/contract.md C6)", () => {
   const none = new Set<string>();
 
   test.each(["POST", "PUT", "PATCH", "DELETE", "post"])("%s from another origin is refused", (method) => {

@@ -14,7 +14,7 @@ import {
   scriptHash,
 } from "../../app/platform/static-page-headers";
 
-describe("contentSecurityPolicy (issue 7)", () => {
+describe("contentSecurityPolicy ", () => {
   test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {
     expect(contentSecurityPolicy({ nonce: "abc123==" })).toBe(
       "default-src 'self'; script-src 'nonce-abc123==' 'strict-dynamic'; style-src 'self'; img-src 'self' data:; " +

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { inertContentType } from "../../workers/monitoring-tunnel";
 
-describe("inertContentType: what the tunnel says Sentry's answer is (issue 11)", () => {
+describe("inertContentType: what the tunnel says Sentry's answer is", () => {
   test.each([
     ["application/json", "application/json"],
     ["Application/JSON; charset=utf-8", "application/json"],

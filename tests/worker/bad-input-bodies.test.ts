@@ -6,7 +6,7 @@ import { rawHead, rawRequest } from "../support/raw-http.ts";
 import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
-// Bad bodies (issue 7), for the two surfaces that read one: the /messages action and the /monitoring
+// Bad bodies, for the two surfaces that read one: the /messages action and the /monitoring
 // tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the
 // server-error path.
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
 import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
-// Bad headers (issue 7): a clear 4xx or the normal page, never a 500; a refused post stores nothing.
+// Bad headers : a clear 4xx or the normal page, never a 500; a refused post stores nothing.
 
 let app: ServedBuild;
 const errorLogs: WorkerdStructuredLog[] = [];

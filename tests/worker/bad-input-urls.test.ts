@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
-// Bad URLs (issue 7): each answers a clear 4xx (or the page the URL normalises to), never a 500, and
+// Bad URLs : each answers a clear 4xx (or the page the URL normalises to), never a 500, and
 // never a redirect off the site. GETs change nothing; no case may reach the server-error path.
 
 let app: ServedBuild;

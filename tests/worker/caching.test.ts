@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
-/** Issue 11: what the Worker answers is made for one request; static assets keep their own caching. */
+/** What the Worker answers is made for one request; static assets keep their own caching. */
 const PER_REQUEST = "private, no-store";
 /** Workers static assets' default: the browser may keep it, but revalidates (ETag) every time. */
 const ASSET_DEFAULT = "public, max-age=0, must-revalidate";

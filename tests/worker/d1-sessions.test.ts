@@ -2,7 +2,7 @@ import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
-// Issue 11: read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
+// Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.
 // Locally D1 has one instance (no replicas): what these tests observe is the bookmark handed from the write
 // to the reads, which is what D1 needs to route those reads to a replica that has the write.

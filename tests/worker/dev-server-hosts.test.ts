@@ -5,7 +5,7 @@ import { freePort } from "../support/free-port.ts";
 import { type RawResponse, rawRequest } from "../support/raw-http.ts";
 
 /**
- * Issue 11 (DNS rebinding): `npm run dev` (Vite with @cloudflare/vite-plugin, the Worker in workerd)
+ * DNS rebinding: `npm run dev` (Vite with @cloudflare/vite-plugin, the Worker in workerd)
  * answers only loopback names, IP addresses and the names in LOCAL_ALLOWED_HOSTS. Starts the real dev
  * server in the background, bounded in time, and stops it afterwards.
  */

@@ -3,7 +3,7 @@ import { measureFirstLoad } from "../support/first-load.ts";
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
 /**
- * Issue 6: at most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
+ * At most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
  * every page needs sits in one chunk (vite.config.ts, FIRST_LOAD_MODULES), which compresses better than
  * six. docs/PERFORMANCE.md says where the bytes go.
  */

@@ -5,7 +5,7 @@ import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/inge
 import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
-// Generated input (fast-check, issue 7) sent to the built Worker over HTTP: the tunnel and the /messages
+// Generated input (fast-check) sent to the built Worker over HTTP: the tunnel and the /messages
 // action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.
 
 const RUNS = { numRuns: 1_000 };
@@ -97,7 +97,7 @@ describe("the /messages action under generated forms", () => {
     fc
       .record({
         // A few ids used again and again: a repeat with the same message must be a 303 that adds nothing,
-        // with another message a 409 (issue 11).
+        // with another message a 409.
         submissionId: fc.oneof(
           fc.uuid({ version: 4 }),
           fc.string({ maxLength: 40 }),

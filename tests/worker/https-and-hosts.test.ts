@@ -4,7 +4,7 @@ import { type RawResponse, rawRequest } from "../support/raw-http.ts";
 import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 /**
- * Issue 11, against the built Worker in workerd: plain http is sent to https except on loopback hosts, and
+ * Against the built Worker in workerd: plain http is sent to https except on loopback hosts, and
  * the local server answers only for the hosts it serves (DNS rebinding). workerd builds `request.url` from
  * the Host header (and X-Forwarded-Proto, as a TLS-terminating proxy sends it), so a raw request with
  * another Host is what a request for that name looks like to the Worker.

@@ -66,7 +66,7 @@ describe("posting a message (post/redirect/get)", () => {
   });
 });
 
-describe("a submission id used again (issue 11: never lose a write silently)", () => {
+describe("a submission id used again (never lose a write silently)", () => {
   const ALREADY_USED =
     "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
 
@@ -302,7 +302,7 @@ describe("a database failure", () => {
   });
 });
 
-describe("SPEC C6: same-origin actions only, refused before any action code runs", () => {
+describe("docs/contract.md C6: same-origin actions only, refused before any action code runs", () => {
   test.each([
     ["a cross-origin document post", "/messages", { Origin: "https://evil.example" }],
     ["a cross-origin data post", "/messages.data", { Origin: "https://evil.example" }],

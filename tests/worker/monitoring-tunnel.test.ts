@@ -218,7 +218,7 @@ describe("when Sentry is unreachable", () => {
   });
 });
 
-describe("what comes back from Sentry's side is bounded and inert (issue 11)", () => {
+describe("what comes back from Sentry's side is bounded and inert", () => {
   test.each([301, 302, 307, 308])(
     "a %i is answered 502 and nothing is sent where it points",
     async (status) => {

@@ -8,7 +8,7 @@ import {
 import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 import { reportingVars } from "../support/serve-with-ingest.ts";
 
-// Requests the Worker does not trace skip the SDK's request wrapper (issue 11, cost of reporting): their
+// Requests the Worker does not trace skip the SDK's request wrapper (the cost of reporting, docs/PERFORMANCE.md): their
 // errors must still be reported exactly as traced ones are, and the browser's trace decision must hold.
 
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;

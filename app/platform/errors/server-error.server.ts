@@ -8,7 +8,7 @@ const recordedDigests = new WeakMap<object, string>();
 
 /**
  * The one place a server error is recorded: one structured log line and one error report (when reporting
- * is on), both carrying the digest that the error page shows (SPEC C1), so a user's screenshot finds the
+ * is on), both carrying the digest that the error page shows (docs/contract.md C1), so a user's screenshot finds the
  * cause. Returns the digest.
  */
 export function recordServerError(error: unknown, request: Request): string {
@@ -46,7 +46,7 @@ export function isControlFlow(error: unknown): boolean {
 }
 
 /**
- * What the browser may see of an uncaught server exception: its digest, nothing else (SPEC C1).
+ * What the browser may see of an uncaught server exception: its digest, nothing else (docs/contract.md C1).
  * Undefined for control flow and for aborted requests (nobody is waiting for the answer).
  */
 export function serverErrorPayload(error: unknown, request: Request): ServerErrorPayload | undefined {

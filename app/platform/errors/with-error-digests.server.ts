@@ -7,7 +7,7 @@ type RouteMiddleware = NonNullable<ServerRouteModule["middleware"]>[number];
 
 /**
  * Wraps every route's loader, action and middleware so that an uncaught exception leaves the server as
- * a digest-only 500 (SPEC C1), for document and `.data` requests alike. React Router would otherwise
+ * a digest-only 500 (docs/contract.md C1), for document and `.data` requests alike. React Router would otherwise
  * replace it by a bare "Unexpected Server Error" with no way to carry the digest to the error page.
  * Done once, when the Worker starts, so product routes inherit it without doing anything.
  */

@@ -52,7 +52,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     },
     navigationStart(to) {
       if (!client) return;
-      // Named after the target until it resolves; one that never does is dropped (SPEC C8).
+      // Named after the target until it resolves; one that never does is dropped (docs/contract.md C8).
       navigation = startBrowserTracingNavigationSpan(client, {
         name: to,
         attributes: { [SENTRY_SOURCE]: "url", "route.resolved": false },

@@ -4,7 +4,7 @@ import { REPORTED_QUERY_PARAMS } from "./report-privacy";
 /**
  * What the Sentry SDKs (Worker and browser) may collect. Sentry 11 collects everything by default:
  * IP addresses, cookies, every header and request bodies, i.e. what users type into forms. Reports
- * need the failing code and the request's route, not the user's data (issue 7: nothing sensitive
+ * need the failing code and the request's route, not the user's data (nothing sensitive
  * leaves through reporting).
  */
 export const SENTRY_DATA_COLLECTION = {

@@ -16,7 +16,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // The Worker decides which requests are traced before the SDK runs (isTracedRequest): the SDK follows
     // that decision, carried by the sentry-trace flag, instead of sampling a second time.
     tracesSampler: ({ parentSampled }) => (parentSampled === false ? 0 : 1),
-    // Whole transactions, not streamed spans: SPEC C8 drops a 404 page's transaction, which can only be
+    // Whole transactions, not streamed spans: docs/contract.md C8 drops a 404 page's transaction, which can only be
     // decided once it has ended (streamed segments go out before their outcome is known).
     traceLifecycle: "static",
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).

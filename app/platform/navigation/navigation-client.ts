@@ -23,13 +23,13 @@ export const ROUTE_ANNOUNCER_ID = "route-announcer";
 
 /**
  * Called after each render that shows another pathname. Once the platform is there it announces the page
- * and moves focus (issue 15); before (the first load) there is nothing to announce.
+ * and moves focus; before (the first load) there is nothing to announce.
  */
 export function pageShown(pathname: string): void {
   platform?.pageShown(pathname);
 }
 
-/** Prefetches what a navigation to `href` would need (SPEC C5), once the platform is there. */
+/** Prefetches what a navigation to `href` would need (docs/contract.md C5), once the platform is there. */
 export function prefetchPage(href: string): void {
   if (platform) platform.prefetchPage(href);
   else waiting.push(href);
@@ -45,7 +45,7 @@ export const navigationHold: ClientInstrumentation = {
       async navigate(navigate, { to }) {
         if (!platform) {
           await settled;
-          // Installed meanwhile: this navigation did not go through its route-code gate (SPEC C4).
+          // Installed meanwhile: this navigation did not go through its route-code gate (docs/contract.md C4).
           await (platform as Platform | undefined)?.routeCodeLoadedFor(to);
         }
         await navigate();

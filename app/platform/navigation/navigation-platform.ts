@@ -17,7 +17,7 @@ import { RouteAnnouncer } from "./route-announcer";
 import { gateOnRouteCode, routeCodeLoaded } from "./route-code-gate";
 
 /**
- * SPEC C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
+ * docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
  * (docs/decisions/008-navigation-adapter.md). One job per module:
  * - prefetch-plan.ts: what a navigation to a URL needs (route code, whether it has data);
  * - this module: prefetching it through one bounded queue (5 at once) and a cache for static pages' data;
@@ -47,7 +47,7 @@ export function pageShown(pathname: string): void {
   if (internals) announcer?.pageShown(pathname, internals.router.state.historyAction);
 }
 
-/** Prefetches what a navigation to `href` would need (SPEC C5). Does nothing off-origin or to save data. */
+/** Prefetches what a navigation to `href` would need (docs/contract.md C5). Does nothing off-origin or to save data. */
 export function prefetchPage(href: string): void {
   if (!internals || savesData()) return;
   const target = new URL(href, window.location.href);

@@ -12,7 +12,7 @@ type PageDataFetchParts = {
 };
 
 /**
- * The page's `fetch`, as seen by React Router's page-data requests (SPEC C3, C5, C9): a request whose
+ * The page's `fetch`, as seen by React Router's page-data requests (docs/contract.md C3, C5, C9): a request whose
  * prefetch is still queued starts it at once and shares it; fresh prefetched data of a static page is
  * answered without a request; for the navigation in progress, an answer that is not page data becomes a
  * full browser navigation to the target. Everything else goes to the network untouched.

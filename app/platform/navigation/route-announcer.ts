@@ -1,7 +1,7 @@
 import type { NavigationType } from "react-router";
 
 /**
- * Issue 15, what a screen reader user gets from a client navigation (a document load gives it for free):
+ * What a screen reader user gets from a client navigation (a document load gives it for free):
  * - the new page's title is announced in the layout's live region (Next.js's route announcer: the title,
  *   else the h1, else the path);
  * - focus moves to the new page's h1 (else main), so the next Tab starts in the new content, not on a

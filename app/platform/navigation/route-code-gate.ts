@@ -7,7 +7,7 @@ import type { RoutePlan } from "./prefetch-plan";
 import type { Navigate } from "./react-router-adapter";
 
 /**
- * SPEC C4: before a client navigation, the target's route code is loaded (promoting its queued
+ * docs/contract.md C4: before a client navigation, the target's route code is loaded (promoting its queued
  * prefetches); when that fails or takes longer than 3800 ms, the browser loads the target page instead,
  * so React Router never gets to reload the page being left. Back/forward are not gated (their code is
  * normally loaded); submissions are not (a POST cannot be replayed as a document navigation).

@@ -11,11 +11,11 @@ export type AppRouter = {
   forward(): Promise<void>;
   /** Re-runs the current page's loaders: no document reload, client state kept. */
   refresh(): Promise<void>;
-  /** Queues what a navigation to `to` needs (SPEC C5: bounded, stale times, save-data aware). */
+  /** Queues what a navigation to `to` needs (docs/contract.md C5: bounded, stale times, save-data aware). */
   prefetch(to: To): void;
 };
 
-/** SPEC C2: the router verbs, on top of React Router. */
+/** docs/contract.md C2: the router verbs, on top of React Router. */
 export function useAppRouter(): AppRouter {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
