@@ -1,8 +1,11 @@
 import type { Config } from "@react-router/dev/config";
-import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
+import { APP_DIRECTORY, loadAppUnderBuild } from "./scripts/app-under-build.ts";
+
+const { EXTRA_ACTION_ORIGINS, STATIC_PAGES } = await loadAppUnderBuild();
 
 export default {
   ssr: true,
+  appDirectory: APP_DIRECTORY,
   // BUILD_DIRECTORY is for bench/ssr.ts, which builds its baseline next to the real build.
   buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
   // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static").

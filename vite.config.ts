@@ -6,8 +6,7 @@ import { defineConfig, type Plugin } from "vite";
 import { parsePlatformConfig } from "./app/platform/config.server.ts";
 import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
 import { staticRouteIds } from "./app/platform/static-routes.ts";
-import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
-import routes from "./app/routes.ts";
+import { loadAppUnderBuild } from "./scripts/app-under-build.ts";
 import { exactOrigins } from "./workers/same-origin.ts";
 
 /**
@@ -22,7 +21,8 @@ const FIRST_LOAD_MODULES = new RegExp(
     String.raw`vite[\/]preload-helper`,
     String.raw`app[\/]platform[\/]monitoring[\/](browser-monitoring|early-errors)\.ts$`,
     String.raw`app[\/]platform[\/]navigation[\/]navigation-client\.ts$`,
-    String.raw`app[\/]components[\/](app-link|error-page|site-nav)\.tsx$`,
+    String.raw`app[\/]components[\/](app-link|site-nav)\.tsx$`,
+    String.raw`app[\/]platform[\/]errors[\/]error-page\.tsx$`,
     String.raw`app[\/]platform[\/]nonce\.tsx$`,
     String.raw`app[\/]platform[\/](monitoring[\/]use-route-monitoring|navigation[\/]use-navigation-platform)\.ts$`,
   ].join("|"),
@@ -38,6 +38,8 @@ const LOCAL_ALLOWED_HOSTS = (process.env.LOCAL_ALLOWED_HOSTS ?? "")
   .split(",")
   .map((name) => name.trim())
   .filter(Boolean);
+
+const { EXTRA_ACTION_ORIGINS, STATIC_PAGES, routes } = await loadAppUnderBuild();
 
 export default defineConfig({
   server: { allowedHosts: LOCAL_ALLOWED_HOSTS },

@@ -9,6 +9,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The platform's own suite, against the fixture app (tests/fixture/): passes whatever app/routes holds.
+          name: "platform",
+          include: ["tests/platform/**/*.test.ts"],
+          environment: "node",
+          hookTimeout: 60_000,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
           environment: "node",

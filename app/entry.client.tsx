@@ -1,14 +1,2 @@
-import { StrictMode, startTransition } from "react";
-import { hydrateRoot } from "react-dom/client";
-import { HydratedRouter } from "react-router/dom";
-import { navigationMonitoring, reportRouterError } from "./platform/monitoring/browser-monitoring";
-import { navigationHold } from "./platform/navigation/navigation-client";
-
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <HydratedRouter onError={reportRouterError} instrumentations={[navigationHold, navigationMonitoring]} />
-    </StrictMode>,
-  );
-});
+// The platform's hydration (app/platform/entry.client.tsx): error reporting and the navigation platform.
+import "./platform/entry.client";

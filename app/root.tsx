@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesHref from "./app.css?url";
-import { ErrorPage, errorMeta } from "./components/error-page";
 import { SiteNav } from "./components/site-nav";
 import { PlatformDocument } from "./platform/document";
+import { ErrorPage, errorMeta } from "./platform/errors/error-page";
 import { platformRootData } from "./platform/root-data.server";
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : []);

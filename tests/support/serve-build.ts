@@ -4,6 +4,11 @@ import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from 
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
 const DEFAULT_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build");
+/**
+ * The platform's test fixture built with the real Worker (`npm run build:fixture`, tests/fixture/README.md):
+ * what the platform's own tests (tests/platform/) serve, so they do not depend on the product's routes.
+ */
+export const FIXTURE_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build-fixture");
 /** The deploy config that @cloudflare/vite-plugin writes next to the built Worker: there is a build when it is. */
 export const BUILT_WORKER_CONFIG = join(DEFAULT_BUILD_DIRECTORY, "server", "wrangler.json");
 const MIGRATIONS_DIR = resolve(import.meta.dirname, "../../migrations");

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { CLIENT_ERROR_MESSAGE, ErrorPage, SERVER_ERROR_MESSAGE } from "../../app/components/error-page";
+import { CLIENT_ERROR_MESSAGE, ErrorPage, SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
 
 function textOf(error: unknown): string {
   const html = renderToStaticMarkup(<ErrorPage error={error} />);

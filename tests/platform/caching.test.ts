@@ -1,19 +1,19 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
 /** What the Worker answers is made for one request; static assets keep their own caching. */
 const PER_REQUEST = "private, no-store";
 /** Workers static assets' default: the browser may keep it, but revalidates (ETag) every time. */
 const ASSET_DEFAULT = "public, max-age=0, must-revalidate";
 
-const CLIENT_BUILD = resolve(import.meta.dirname, "../../build/client");
+const CLIENT_BUILD = join(FIXTURE_BUILD_DIRECTORY, "client");
 
 let app: ServedBuild;
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS, onLog: () => {} });
+  app = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY, vars: TEST_VARS, onLog: () => {} });
 });
 
 afterAll(async () => {

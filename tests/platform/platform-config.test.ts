@@ -1,7 +1,7 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { describe, expect, test } from "vitest";
 import { TEST_DSN } from "../support/ingest-stand-in";
-import { serveBuild, TEST_VARS } from "../support/serve-build";
+import { FIXTURE_BUILD_DIRECTORY, serveBuild, TEST_VARS } from "../support/serve-build";
 
 // The Worker reads its variables through one parsed configuration (app/platform/config.server.ts).
 
@@ -9,6 +9,7 @@ describe("an invalid variable stops the Worker loudly, never a silent default", 
   test("every request answers 500 without details; the log names the variable", async () => {
     const errors: WorkerdStructuredLog[] = [];
     const app = await serveBuild({
+      buildDirectory: FIXTURE_BUILD_DIRECTORY,
       vars: { ...TEST_VARS, SENTRY_DSN: TEST_DSN, SENTRY_TRACES_SAMPLE_RATE: "10%" },
       onLog: (log) => log.level === "error" && errors.push(log),
     });
@@ -42,6 +43,7 @@ describe("the page's connect-src follows the DSN", () => {
     ],
   ])("%s", async (_, dsn, expected) => {
     const app = await serveBuild({
+      buildDirectory: FIXTURE_BUILD_DIRECTORY,
       vars: { SENTRY_DSN: dsn, SENTRY_TRACES_SAMPLE_RATE: "0" },
       onLog: () => {},
     });

@@ -1,13 +1,17 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { SERVER_ERROR_MESSAGE } from "../../app/components/error-page";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
 let app: ServedBuild;
 let logs: WorkerdStructuredLog[] = [];
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS, onLog: (log) => logs.push(log) });
+  app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: TEST_VARS,
+    onLog: (log) => logs.push(log),
+  });
 });
 
 afterAll(async () => {
@@ -103,7 +107,7 @@ describe("control flow is not an error", () => {
 
 describe("the failure routes in the deployed configuration", () => {
   test("answer 404 when ENABLE_FAILURE_ROUTES is not set to true", async () => {
-    const deployed = await serveBuild();
+    const deployed = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY });
     try {
       for (const path of [
         "/failures/loader",

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
-import { isServerErrorResponse } from "../platform/errors/server-error-payload";
-import { markPageStatus } from "../platform/monitoring/browser-monitoring";
+import { markPageStatus } from "../monitoring/browser-monitoring";
+import { isServerErrorResponse } from "./server-error-payload";
 
 /** docs/contract.md C1, word for word (the wording of the original app's framework). */
 export const SERVER_ERROR_MESSAGE =

@@ -5,7 +5,7 @@ import {
   receivedTransactions,
   startIngestStandIn,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild } from "../support/serve-build.ts";
 import { reportingVars } from "../support/serve-with-ingest.ts";
 
 // Requests the Worker does not trace skip the SDK's request wrapper (the cost of reporting, docs/PERFORMANCE.md): their
@@ -22,8 +22,16 @@ let alwaysSampled: ServedBuild;
 beforeAll(async () => {
   ingest = await startIngestStandIn();
   const vars = (rate: string) => reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: rate });
-  neverSampled = await serveBuild({ vars: vars("0"), onLog: () => {} });
-  alwaysSampled = await serveBuild({ vars: vars("1"), onLog: () => {} });
+  neverSampled = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: vars("0"),
+    onLog: () => {},
+  });
+  alwaysSampled = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: vars("1"),
+    onLog: () => {},
+  });
 });
 
 afterAll(async () => {

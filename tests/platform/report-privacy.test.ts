@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { type IngestStandIn, receivedEvents, receivedTransactions } from "../support/ingest-stand-in.ts";
-import type { ServedBuild } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
@@ -17,7 +17,10 @@ let ingest: IngestStandIn;
 let app: ServedBuild;
 
 beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
+  ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
+  }));
 });
 
 afterAll(async () => {

@@ -6,13 +6,13 @@ import {
   PERMISSIONS_POLICY,
 } from "../../app/platform/security-headers";
 import { inlineScripts, scriptHash } from "../../app/platform/static-page-headers";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
 let app: ServedBuild;
 
 beforeAll(async () => {
   // /failures/loader is among the pages checked: its server_error line is provoked, not printed.
-  app = await serveBuild({ vars: TEST_VARS, onLog: () => {} });
+  app = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY, vars: TEST_VARS, onLog: () => {} });
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
 import { freePort } from "../support/free-port.ts";
 import type { IngestStandIn } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -17,6 +17,7 @@ let app: ServedBuild;
 
 beforeAll(async () => {
   ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: {
       SENTRY_DSN: DSN,
       SENTRY_TUNNEL_TIMEOUT_MS: "1000",
@@ -204,6 +205,7 @@ describe("when Sentry is unreachable", () => {
 
   test("a refused connection answers 502", async () => {
     const down = await serveBuild({
+      buildDirectory: FIXTURE_BUILD_DIRECTORY,
       vars: { SENTRY_DSN: DSN, SENTRY_INGEST_TEST_ORIGIN: `http://127.0.0.1:${await freePort()}` },
     });
     try {
@@ -348,7 +350,10 @@ describe("when the tunnel is off", () => {
     ["no DSN is configured", ""],
     ["the DSN is self-hosted", `https://${KEY}@sentry.example.com/4500000000000002`],
   ])("/monitoring answers 404 when %s", async (_, dsn) => {
-    const off = await serveBuild({ vars: { SENTRY_DSN: dsn, SENTRY_INGEST_TEST_ORIGIN: ingest.origin } });
+    const off = await serveBuild({
+      buildDirectory: FIXTURE_BUILD_DIRECTORY,
+      vars: { SENTRY_DSN: dsn, SENTRY_INGEST_TEST_ORIGIN: ingest.origin },
+    });
     try {
       for (const method of ["POST", "GET"]) {
         const response = await fetch(new URL(`/monitoring?${QUERY}`, off.url), {

@@ -3,16 +3,17 @@ import { join, resolve } from "node:path";
 import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
 import { expect, test } from "vitest";
 import { routeAssets } from "../../app/platform/navigation/react-router-adapter";
+import { FIXTURE_BUILD_DIRECTORY } from "../support/serve-build.ts";
 
 // The navigation adapter's assumption "manifest routes list module, imports, css and hasLoader", checked
 // against the manifest React Router's build really writes (tests/unit/react-router-assumptions.test.ts
 // holds the others).
 
-const ASSETS = resolve(import.meta.dirname, "../../build/client/assets");
+const ASSETS = join(FIXTURE_BUILD_DIRECTORY, "client", "assets");
 
 async function builtManifest(): Promise<AssetsManifest> {
   const file = (await readdir(ASSETS)).find((name) => /^manifest-[\w-]+\.js$/.test(name));
-  if (!file) throw new Error("no manifest in build/client/assets: run npm run build");
+  if (!file) throw new Error("no manifest in build/client/assets: run npm run build:fixture");
   const source = await readFile(join(ASSETS, file), "utf8");
   return JSON.parse(source.replace(/^window\.__reactRouterManifest=/, "").replace(/;?\s*$/, ""));
 }

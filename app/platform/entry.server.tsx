@@ -1,0 +1,75 @@
+import { isbot } from "isbot";
+import { renderToReadableStream } from "react-dom/server";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
+import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
+import { NonceProvider } from "./nonce";
+import { getRequestPlatform } from "./request-context";
+import { documentSecurityHeaders } from "./security-headers";
+
+/** Deferred data still pending after this long is rejected, so no stream stays open for ever. */
+export const streamTimeout = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const { nonce, config } = getRequestPlatform(loadContext);
+  let statusCode = responseStatusCode;
+  let shellRendered = false;
+
+  let body: ReadableStream & { allReady: Promise<void> };
+  try {
+    body = await renderToReadableStream(
+      <NonceProvider nonce={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        signal: request.signal,
+        onError(error) {
+          statusCode = 500;
+          // Errors before the shell reject the render and are handled below; later ones (inside a
+          // Suspense boundary) are retried by React in the browser, but the server still logs them.
+          if (shellRendered && !request.signal.aborted) recordServerError(error, request);
+        },
+      },
+    );
+  } catch (error) {
+    // A component threw while rendering the shell. Throwing a Response makes React Router render the
+    // error boundary a second time with this digest-only 500 (docs/contract.md C1) instead of a sanitized Error.
+    const payload = serverErrorPayload(error, request);
+    throw payload ? Response.json(payload, { status: 500 }) : error;
+  }
+  shellRendered = true;
+
+  // Crawlers and pre-rendering get the whole document at once; browsers get it streamed.
+  const userAgent = request.headers.get("user-agent");
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  const development = import.meta.env.DEV;
+  const reportOrigin = config.monitoring?.directOrigin;
+  for (const [name, value] of Object.entries(
+    documentSecurityHeaders({ nonce }, { development, reportOrigin }),
+  ))
+    responseHeaders.set(name, value);
+  return new Response(body, { headers: responseHeaders, status: statusCode });
+}
+
+/**
+ * React Router's last hook for server errors it caught itself. Route handlers are already guarded
+ * (withServerErrorDigests), so what arrives here is mostly control flow (404/405), which is not logged.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || error instanceof Response || isRouteErrorResponse(error)) return;
+  recordServerError(error, request);
+};

@@ -1,0 +1,24 @@
+import { execFileSync } from "node:child_process";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+
+const DEPLOY_POINTER = resolve(import.meta.dirname, "../.wrangler/deploy/config.json");
+
+/**
+ * Runs `react-router build` with `env` (another BUILD_DIRECTORY, APP_DIRECTORY or WRANGLER_CONFIG) for a
+ * build that is not the one to deploy: the benchmarks' baseline, the platform's test fixture. The Vite plugin
+ * points wrangler's deploy config at the last build; that pointer is put back so `wrangler deploy` still ships
+ * the product.
+ */
+export async function buildAside(env: Record<string, string>, { quiet = false } = {}): Promise<void> {
+  const pointer = await readFile(DEPLOY_POINTER, "utf8").catch(() => undefined);
+  try {
+    execFileSync("npx", ["react-router", "build"], {
+      stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"],
+      env: { ...process.env, ...env },
+    });
+  } finally {
+    if (pointer === undefined) await rm(DEPLOY_POINTER, { force: true });
+    else await writeFile(DEPLOY_POINTER, pointer);
+  }
+}
