@@ -23,6 +23,7 @@ const FIRST_LOAD_MODULES = new RegExp(
     String.raw`app[\/]platform[\/]navigation[\/]navigation-client\.ts$`,
     String.raw`app[\/]components[\/](app-link|site-nav)\.tsx$`,
     String.raw`app[\/]platform[\/]errors[\/]error-page\.tsx$`,
+    String.raw`app[\/]platform[\/]entry\.client\.tsx$`,
     String.raw`app[\/]platform[\/]nonce\.tsx$`,
     String.raw`app[\/]platform[\/](monitoring[\/]use-route-monitoring|navigation[\/]use-navigation-platform)\.ts$`,
   ].join("|"),

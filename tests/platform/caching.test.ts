@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 

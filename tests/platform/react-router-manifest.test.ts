@@ -1,5 +1,5 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
 import { expect, test } from "vitest";
 import { routeAssets } from "../../app/platform/navigation/react-router-adapter";
