@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "./constants";
-import { loopbackOrigin, parseSentryIngestDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn";
+import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "./constants.ts";
+import { loopbackOrigin, parseSentryIngestDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn.ts";
 
 /**
  * The platform's configuration: the Worker's variables (wrangler.toml `[vars]`, secrets, `.dev.vars`), read
