@@ -6,7 +6,12 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 /** Real Chromium (tests/support/chromium.ts) against the production build served in workerd. */
 export default defineConfig({
-  testDir: "tests/e2e",
+  // The product's pages (tests/e2e) and the platform's browser tests, which serve the fixture app themselves
+  // (tests/platform/browser, tests/fixture/README.md).
+  projects: [
+    { name: "e2e", testDir: "tests/e2e" },
+    { name: "platform", testDir: "tests/platform/browser" },
+  ],
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),

@@ -5,7 +5,13 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          environment: "node",
+          // The property-based files run thousands of cases per test: bounded by count, not by the clock.
+          testTimeout: 30_000,
+        },
       },
       {
         test: {

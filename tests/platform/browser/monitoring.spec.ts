@@ -1,12 +1,12 @@
+import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
 import {
   type IngestStandIn,
   receivedEvents,
   receivedTransactions,
   TEST_TUNNEL_QUERY,
-} from "../support/ingest-stand-in.ts";
-import type { ServedBuild } from "../support/serve-build.ts";
-import { serveWithIngest } from "../support/serve-with-ingest.ts";
-import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+} from "../../support/ingest-stand-in.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild } from "../../support/serve-build.ts";
+import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
 const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
@@ -18,7 +18,10 @@ let app: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
+  ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
+  }));
 });
 
 test.afterAll(async () => {

@@ -1,6 +1,11 @@
-import { type IngestStandIn, receivedEvents, startIngestStandIn } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
-import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
+import { type IngestStandIn, receivedEvents, startIngestStandIn } from "../../support/ingest-stand-in.ts";
+import {
+  FIXTURE_BUILD_DIRECTORY,
+  type ServedBuild,
+  serveBuild,
+  TEST_VARS,
+} from "../../support/serve-build.ts";
 
 // A self-hosted Sentry (any DSN that is not Sentry's SaaS ingest) gets no tunnel: the browser reports to it
 // directly, so the page's Content-Security-Policy must allow its origin (app/platform/config.server.ts,
@@ -17,6 +22,7 @@ test.beforeAll(async () => {
   selfHosted = await startIngestStandIn();
   dsn = `http://0123456789abcdef0123456789abcdef@${new URL(selfHosted.origin).host}/42`;
   app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: { ...TEST_VARS, SENTRY_DSN: dsn, SENTRY_TRACES_SAMPLE_RATE: "0" },
     onLog: () => {},
   });

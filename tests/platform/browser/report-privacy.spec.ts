@@ -1,7 +1,7 @@
-import { type IngestStandIn, receivedEvents, receivedTransactions } from "../support/ingest-stand-in.ts";
-import type { ServedBuild } from "../support/serve-build.ts";
-import { serveWithIngest } from "../support/serve-with-ingest.ts";
-import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
+import { type IngestStandIn, receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
+import { FIXTURE_BUILD_DIRECTORY, type ServedBuild } from "../../support/serve-build.ts";
+import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
 // The browser's reports carry none of the visitor's data (app/platform/monitoring/report-privacy.ts): page
 // URLs whose queries and fragments hold an email address, a token and an id number, a cookie with them,
@@ -20,7 +20,10 @@ let app: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({ vars: { SENTRY_TRACES_SAMPLE_RATE: "1" } }));
+  ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
+  }));
 });
 
 test.afterAll(async () => {
@@ -37,7 +40,7 @@ test("a traced page load, client navigations and a client error send no query, f
   await page.goto(new URL(`/now?${QUERY}#${EMAIL}`, app.url).href);
   await waitForHydration(page);
   await navigateWithRouter(page, `/items?${QUERY}`);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
   await navigateWithRouter(page, `/failures/client?${QUERY}#${EMAIL}`);
   await page.getByRole("button", { name: "Throw in the browser" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
