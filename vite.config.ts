@@ -85,6 +85,9 @@ export default defineConfig({
   ],
 });
 
+/** The module of Rolldown's runtime helpers (`rolldown-runtime-*.js`). */
+const ROLLDOWN_RUNTIME = "\0rolldown/runtime.js";
+
 /**
  * Starts every built JavaScript file of the browser and the Worker with DEBUG_ID_SNIPPET
  * (app/platform/source-maps.ts) and, once the code is final, puts the file's debug ID in place of the
@@ -99,7 +102,11 @@ function debugIds(): Plugin {
       order: "pre",
       handler(code, chunk) {
         const file = new MagicString(code);
-        file.prepend(DEBUG_ID_SNIPPET);
+        // Rolldown's own helpers get no map, so an ID there could never be resolved: not worth its bytes.
+        // The comment (gone once minified) only tells @sentry/vite-plugin not to add its own snippet.
+        if (chunk.moduleIds.every((id) => id === ROLLDOWN_RUNTIME))
+          file.prepend("/* no debug ID, no _sentryDebugIdIdentifier: no map */");
+        else file.prepend(DEBUG_ID_SNIPPET);
         return { code: file.toString(), map: file.generateMap({ hires: "boundary", file: chunk.fileName }) };
       },
     },
