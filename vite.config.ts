@@ -1,9 +1,20 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
+import { sentryVitePlugin } from "@sentry/vite-plugin";
+import MagicString from "magic-string";
 import { defineConfig, type Plugin } from "vite";
 import { parsePlatformConfig } from "./app/platform/config.server.ts";
+import {
+  DEBUG_ID_PLACEHOLDER,
+  DEBUG_ID_SNIPPET,
+  debugIdFor,
+  debugIdOfBundle,
+  mapWithDebugId,
+  SOURCE_MAPS_NOT_UPLOADED,
+  sourceMapUpload,
+} from "./app/platform/source-maps.ts";
 import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
 import { staticRouteIds } from "./app/platform/static-routes.ts";
 import { loadAppUnderBuild } from "./scripts/app-under-build.ts";
@@ -41,6 +52,11 @@ const LOCAL_ALLOWED_HOSTS = (process.env.LOCAL_ALLOWED_HOSTS ?? "")
   .filter(Boolean);
 
 const { EXTRA_ACTION_ORIGINS, STATIC_PAGES, routes } = await loadAppUnderBuild();
+/** SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT of the shell that builds (docs/decisions/009-source-maps.md). */
+const SOURCE_MAP_UPLOAD = sourceMapUpload(process.env);
+
+/** Each built JavaScript file's map, outside the output directories: filled by sourceMapsOutsideAssets(). */
+const SOURCE_MAP_OF_BUNDLE = new Map<string, string>();
 
 export default defineConfig({
   server: { allowedHosts: LOCAL_ALLOWED_HOSTS },
@@ -66,8 +82,130 @@ export default defineConfig({
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
     staticPageSecurityHeaders(),
     checkedPlatformConfig(),
+    // Before @sentry/vite-plugin, which then sees the debug IDs and adds none of its own.
+    debugIds(),
+    ...sentrySourceMaps(),
+    sourceMapsOutsideAssets(),
   ],
 });
+
+/** The module of Rolldown's runtime helpers (`rolldown-runtime-*.js`). */
+const ROLLDOWN_RUNTIME = "\0rolldown/runtime.js";
+
+/**
+ * Starts every built JavaScript file of the browser and the Worker with DEBUG_ID_SNIPPET
+ * (app/platform/source-maps.ts) and, once the code is final, puts the file's debug ID in place of the
+ * placeholder (the same length, so the maps stay true).
+ */
+function debugIds(): Plugin {
+  return {
+    name: "debug-ids",
+    apply: "build",
+    enforce: "pre",
+    renderChunk: {
+      order: "pre",
+      handler(code, chunk) {
+        const file = new MagicString(code);
+        // Rolldown's own helpers get no map, so an ID there could never be resolved: not worth its bytes.
+        // The comment (gone once minified) only tells @sentry/vite-plugin not to add its own snippet.
+        if (chunk.moduleIds.every((id) => id === ROLLDOWN_RUNTIME))
+          file.prepend("/* no debug ID, no _sentryDebugIdIdentifier: no map */");
+        else file.prepend(DEBUG_ID_SNIPPET);
+        return { code: file.toString(), map: file.generateMap({ hires: "boundary", file: chunk.fileName }) };
+      },
+    },
+    generateBundle: {
+      order: "pre",
+      async handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== "chunk" || !chunk.code.includes(DEBUG_ID_PLACEHOLDER)) continue;
+          chunk.code = chunk.code.replaceAll(DEBUG_ID_PLACEHOLDER, await debugIdFor(chunk.code));
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Uploads the maps of every built JavaScript file of the browser and the Worker, and with SENTRY_AUTH_TOKEN,
+ * SENTRY_ORG and SENTRY_PROJECT set, the upload of their maps to Sentry after each environment's build
+ * (docs/decisions/009-source-maps.md). Without them the build is byte for byte the same, says so in one
+ * line and makes no request: no telemetry, no release, nothing from the environment.
+ */
+function sentrySourceMaps(): Plugin[] {
+  const upload = SOURCE_MAP_UPLOAD.upload ? SOURCE_MAP_UPLOAD : undefined;
+  const plugins = sentryVitePlugin({
+    // "" rather than undefined, which the plugin would fill in from the environment.
+    authToken: upload?.authToken ?? "",
+    org: upload?.org ?? "",
+    project: upload?.project ?? "",
+    telemetry: false,
+    // Without credentials its own warnings (one per environment) would only repeat SOURCE_MAPS_NOT_UPLOADED.
+    silent: !upload,
+    // Maps are matched by debug ID alone. The release is the deployed version's id, known only at run time
+    // (README, "Error reporting"), so the build neither creates nor injects one.
+    release: { name: "", inject: false, create: false, finalize: false, setCommits: false },
+    sourcemaps: {
+      resolveSourceMap: (bundlePath) => SOURCE_MAP_OF_BUNDLE.get(resolve(bundlePath)),
+    },
+  }) as Plugin[];
+  const report: Plugin = {
+    name: "source-maps-upload-report",
+    apply: "build",
+    buildApp: {
+      order: "pre",
+      async handler(builder) {
+        if (!upload) builder.config.logger.warn(SOURCE_MAPS_NOT_UPLOADED);
+      },
+    },
+  };
+  return [...plugins.map((plugin) => ({ ...plugin, apply: "build" as const })), report];
+}
+
+/**
+ * Moves each environment's maps from its output directory to build/sourcemaps/<environment directory>
+ * before anything is written, so `build/client` (the public assets) never holds one, and writes the file's
+ * debug ID into its map. Runs after @sentry/vite-plugin has settled the debug IDs (its generateBundle is
+ * "pre") and before it uploads (writeBundle), which finds the maps through SOURCE_MAP_OF_BUNDLE.
+ */
+function sourceMapsOutsideAssets(): Plugin {
+  return {
+    name: "source-maps-outside-assets",
+    apply: "build",
+    // Maps without a `sourceMappingURL` comment in the code. Set on the bundler's output rather than as
+    // Vite's `build.sourcemap`, which makes React Router warn that the maps are public: these never are.
+    outputOptions(options) {
+      return { ...options, sourcemap: "hidden" };
+    },
+    async buildStart() {
+      await rm(mapsDirectory(this.environment.config.build.outDir), { recursive: true, force: true });
+    },
+    generateBundle: {
+      order: "post",
+      async handler(_options, bundle) {
+        const outDir = resolve(this.environment.config.root, this.environment.config.build.outDir);
+        const mapsDir = mapsDirectory(outDir);
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== "chunk" || !chunk.sourcemapFileName) continue;
+          const map = bundle[chunk.sourcemapFileName];
+          if (map?.type !== "asset") continue;
+          const debugId = debugIdOfBundle(chunk.code);
+          if (!debugId) this.error(`${chunk.fileName} has no debug ID`);
+          const target = join(mapsDir, chunk.sourcemapFileName);
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, mapWithDebugId(map.source.toString(), debugId));
+          delete bundle[chunk.sourcemapFileName];
+          SOURCE_MAP_OF_BUNDLE.set(join(outDir, chunk.fileName), target);
+        }
+      },
+    },
+  };
+}
+
+/** `build/client` -> `build/sourcemaps/client`: next to the output directory, never inside it. */
+function mapsDirectory(outDir: string): string {
+  return join(dirname(outDir), "sourcemaps", basename(outDir));
+}
 
 /**
  * The build fails when the variables it will be deployed with are invalid (app/platform/config.server.ts),
