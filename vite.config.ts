@@ -21,8 +21,9 @@ import { loadAppUnderBuild } from "./scripts/app-under-build.ts";
 import { exactOrigins } from "./workers/same-origin.ts";
 
 /**
- * Modules every page loads: React, React Router and their helpers, and the platform's first-load stubs.
- * One chunk instead of six compresses better (the first-load budget, docs/PERFORMANCE.md: first-load JavaScript <= 110 KiB gzip). Only
+ * Modules every page loads: React, React Router and their helpers, the platform's first-load stubs and the
+ * root route. One chunk instead of six compresses better, and each file costs a debug ID (the first-load
+ * budget, docs/PERFORMANCE.md: first-load JavaScript <= 110 KiB gzip). Only
  * modules that the first load imports anyway belong here; lazily loaded code (the navigation platform,
  * the Sentry SDK) must stay out.
  */
@@ -35,6 +36,7 @@ const FIRST_LOAD_MODULES = new RegExp(
     String.raw`app[\/]components[\/](app-link|site-nav)\.tsx$`,
     String.raw`app[\/]platform[\/]errors[\/]error-page\.tsx$`,
     String.raw`app[\/]platform[\/]entry\.client\.tsx$`,
+    String.raw`app[\/]root\.tsx$`,
     String.raw`app[\/]platform[\/]nonce\.tsx$`,
     String.raw`app[\/]platform[\/](monitoring[\/]use-route-monitoring|navigation[\/]use-navigation-platform)\.ts$`,
   ].join("|"),
@@ -108,7 +110,9 @@ function debugIds(): Plugin {
         const file = new MagicString(code);
         // Rolldown's own helpers get no map, so an ID there could never be resolved: not worth its bytes.
         // The comment (gone once minified) only tells @sentry/vite-plugin not to add its own snippet.
-        if (chunk.moduleIds.every((id) => id === ROLLDOWN_RUNTIME))
+        // A chunk with no code of its own (an entry that only imports another chunk) cannot throw: no ID either.
+        const ownCode = Object.values(chunk.modules).some((module) => module.renderedLength > 0);
+        if (!ownCode || chunk.moduleIds.every((id) => id === ROLLDOWN_RUNTIME))
           file.prepend("/* no debug ID, no _sentryDebugIdIdentifier: no map */");
         else file.prepend(DEBUG_ID_SNIPPET);
         return { code: file.toString(), map: file.generateMap({ hires: "boundary", file: chunk.fileName }) };

@@ -14,8 +14,19 @@ const ROLLDOWN_RUNTIME = /(^|\/)rolldown-runtime-[\w-]+\.js$/;
 /** React Router's route manifest: data (`window.__reactRouterManifest = {...}`) it writes itself, no bundle. */
 const ROUTE_MANIFEST = /^assets\/manifest-[0-9a-f]+\.js$/;
 
-function isBundle(file: string): boolean {
-  return file.endsWith(".js") && !ROLLDOWN_RUNTIME.test(file) && !ROUTE_MANIFEST.test(file);
+/**
+ * A file with no code of its own, only imports and re-exports of other chunks: the browser's entry (it
+ * imports the platform's) and the root route's module, whose code is in the first-load chunk.
+ */
+const ONLY_IMPORTS = /^((import\s*"[^"]+"|export\s*\{[^}]*\}\s*from\s*"[^"]+")\s*;?\s*)+$/;
+
+function isBundle(file: string, code: string): boolean {
+  return (
+    file.endsWith(".js") &&
+    !ROLLDOWN_RUNTIME.test(file) &&
+    !ROUTE_MANIFEST.test(file) &&
+    !ONLY_IMPORTS.test(code)
+  );
 }
 
 async function filesUnder(directory: string): Promise<string[]> {
@@ -34,10 +45,14 @@ describe.each(OUTPUTS)("build/%s", (output) => {
   });
 
   test("every JavaScript file registers a debug ID that its map in build/sourcemaps carries", async () => {
-    const scripts = (await filesUnder(join(BUILD, output))).filter(isBundle);
-    expect(scripts.length).toBeGreaterThan(output === "client" ? 10 : 2);
-    for (const file of scripts) {
+    const scripts: [string, string][] = [];
+    for (const file of await filesUnder(join(BUILD, output))) {
+      if (!file.endsWith(".js")) continue;
       const code = await readFile(join(BUILD, output, file), "utf8");
+      if (isBundle(file, code)) scripts.push([file, code]);
+    }
+    expect(scripts.length).toBeGreaterThan(output === "client" ? 10 : 2);
+    for (const [file, code] of scripts) {
       const debugId = debugIdOfBundle(code);
       expect(debugId, file).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       // What the SDKs read at run time: the ID filed under the file's own stack.
@@ -64,9 +79,10 @@ describe.each(OUTPUTS)("build/%s", (output) => {
 test("debug IDs differ from file to file", async () => {
   const ids: string[] = [];
   for (const output of OUTPUTS)
-    for (const file of await filesUnder(join(BUILD, output)))
-      if (isBundle(file))
-        ids.push(debugIdOfBundle(await readFile(join(BUILD, output, file), "utf8")) ?? file);
+    for (const file of await filesUnder(join(BUILD, output))) {
+      const code = file.endsWith(".js") ? await readFile(join(BUILD, output, file), "utf8") : "";
+      if (isBundle(file, code)) ids.push(debugIdOfBundle(code) ?? file);
+    }
   expect(new Set(ids).size).toBe(ids.length);
 });
 
