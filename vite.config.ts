@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
-import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
-import { staticRouteIds } from "./app/platform/static-routes.ts";
+import { headersFileForAssets } from "./app/platform/static-page-headers.ts";
+import { staticPageRoutingRules, staticRouteIds } from "./app/platform/static-routes.ts";
 import { EXTRA_ACTION_ORIGINS, STATIC_PAGES } from "./app/product.config.ts";
 import routes from "./app/routes.ts";
 import { exactOrigins } from "./workers/same-origin.ts";
@@ -38,6 +38,12 @@ const LOCAL_ALLOWED_HOSTS = (process.env.LOCAL_ALLOWED_HOSTS ?? "")
   .map((name) => name.trim())
   .filter(Boolean);
 
+/**
+ * The rules that send static pages' HTML to the Worker, which serves it with the page's policy
+ * (docs/decisions/010-static-page-csp-at-scale.md): one per static route, whatever the number of pages.
+ */
+const STATIC_PAGE_ROUTING_RULES = staticPageRoutingRules(routes, STATIC_PAGES);
+
 export default defineConfig({
   server: { allowedHosts: LOCAL_ALLOWED_HOSTS },
   environments: {
@@ -53,11 +59,19 @@ export default defineConfig({
   // Worker's bundles alike: per route, not per page, so no bundle grows with the number of static pages.
   define: {
     "import.meta.env.PLATFORM_STATIC_ROUTE_IDS": JSON.stringify(staticRouteIds(routes, STATIC_PAGES)),
+    "import.meta.env.PLATFORM_STATIC_PAGE_ROUTING_RULES": JSON.stringify(STATIC_PAGE_ROUTING_RULES),
     "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(exactOrigins(EXTRA_ACTION_ORIGINS)),
   },
   plugins: [
-    // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app.
-    cloudflare({ viteEnvironment: { name: "ssr" }, configPath: process.env.WRANGLER_CONFIG }),
+    // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app;
+    // the baseline serves static pages as plain assets (no Worker), the figure the Worker is compared to.
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      configPath: process.env.WRANGLER_CONFIG,
+      ...(!process.env.WRANGLER_CONFIG && {
+        config: { assets: { run_worker_first: STATIC_PAGE_ROUTING_RULES } },
+      }),
+    }),
     reactRouter(),
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
     staticPageSecurityHeaders(),
@@ -65,8 +79,9 @@ export default defineConfig({
 });
 
 /**
- * Once the pages are pre-rendered, writes their security headers (script hashes included) into the
- * assets `_headers` file of the build (app/platform/static-page-headers.ts).
+ * Once the pages are pre-rendered, completes the assets `_headers` file of the build: the base security
+ * headers for every asset and the type of page data (app/platform/static-page-headers.ts). A fixed set of
+ * rules: pages get their policy from the Worker.
  */
 function staticPageSecurityHeaders(): Plugin {
   return {
@@ -83,16 +98,7 @@ function staticPageSecurityHeaders(): Plugin {
               const clientDirectory = app.environments.client?.config.build.outDir;
               if (!clientDirectory) throw new Error("No client build to write _headers for");
               const headersFile = join(clientDirectory, "_headers");
-              const pages = await Promise.all(
-                STATIC_PAGES.map(async (path) => ({
-                  path,
-                  html: await readFile(join(clientDirectory, path, "index.html"), "utf8"),
-                })),
-              );
-              await writeFile(
-                headersFile,
-                await headersFileWithStaticPages(await readFile(headersFile, "utf8"), pages),
-              );
+              await writeFile(headersFile, headersFileForAssets(await readFile(headersFile, "utf8")));
             },
           },
         };

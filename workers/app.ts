@@ -10,6 +10,7 @@ import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
+import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
@@ -37,7 +38,10 @@ export default {
   },
 } satisfies ExportedHandler<Env>;
 
-/** The one door: https, the tunnel, the cross-site gate, then the app (with or without reporting). */
+/**
+ * The one door: https, the tunnel, the cross-site gate, pre-rendered pages, then the app (with or without
+ * reporting).
+ */
 async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
   env: Env,
@@ -59,6 +63,11 @@ async function routeRequest(
   const unknownRoutes = unknownRouteIds(url, routeIds);
   if (unknownRoutes.length > 0) {
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
+  }
+  // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
+  if (isStaticPageRequest(request, url)) {
+    const page = await serveStaticPage(request, env.ASSETS);
+    if (page) return page;
   }
   // Without a DSN, reporting is off and the SDK is not even loaded.
   if (!env.SENTRY_DSN) return app.fetch(request, env, ctx);
