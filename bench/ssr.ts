@@ -1,9 +1,11 @@
 /**
- * npm run bench:ssr: throughput and p50/p99 latency of a dynamic page, a static page and a page-data
- * request, served by the production build in workerd on 127.0.0.1 (no development proxy), under
+ * npm run bench:ssr: throughput and p50/p99 latency of a dynamic page, a static page, a static page's
+ * data under a dynamic route segment and a page-data request, served by the production build in workerd on 127.0.0.1 (no development proxy), under
  * autocannon (fixed duration and connections). Three configurations run interleaved, round after round:
  * the baseline (same app, plain React Router handler), the platform, and the platform with reporting on
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
+ * The baseline has no `run_worker_first` rules, so it serves static pages as plain assets: for them the
+ * ratio is the cost of the Worker serving them with their policy (docs/decisions/010-static-page-csp-at-scale.md).
  */
 import autocannon from "autocannon";
 import { startIngestStandIn, TEST_DSN } from "../tests/support/ingest-stand-in.ts";
@@ -17,6 +19,7 @@ const CONNECTIONS = 16;
 const TARGETS = [
   ["dynamic page", "/now"],
   ["static page", "/about"],
+  ["static data", "/glossary/edge.data"],
   ["page data", "/items/ams.data"],
 ] as const;
 
