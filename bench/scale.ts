@@ -27,10 +27,12 @@ type Row = {
   added: number;
   staticPages: number;
   totalS: number;
+  cpuS: number;
   bundleS: number;
   prerenderS: number;
   finishS: number;
   msPerPage: number;
+  cpuMsPerPage: number;
   clientMB: number;
   clientFiles: number;
   serverKB: number;
@@ -81,10 +83,12 @@ for (const added of PAGE_COUNTS) {
         added,
         staticPages: copy.staticPages.length,
         totalS: timings.totalMs / 1000,
+        cpuS: timings.cpuMs / 1000,
         bundleS: timings.bundleMs / 1000,
         prerenderS: timings.prerenderMs / 1000,
         finishS: timings.finishMs / 1000,
         msPerPage: timings.prerenderMs / copy.staticPages.length,
+        cpuMsPerPage: timings.cpuMs / copy.staticPages.length,
         clientMB: client.bytes / MB,
         clientFiles: client.files,
         serverKB: server.bytes / KB,
@@ -110,7 +114,7 @@ for (const added of PAGE_COUNTS) {
 }
 
 console.log(
-  "\nadded  pages  build s  bundle s  prerender s  rest s  ms/page  client MB  files  server KiB  _headers  run_worker_first  first-load B raw, gz (/, /scale/N gz)  nav chunk B raw, gz  manifest B gz  CSP ok",
+  "\nadded  pages  build s  CPU s  bundle s  prerender s  rest s  ms/page  CPU ms/page  client MB  files  server KiB  _headers  run_worker_first  first-load B raw, gz (/, /scale/N gz)  nav chunk B raw, gz  manifest B gz  CSP ok",
 );
 for (const row of rows) {
   console.log(
@@ -118,10 +122,12 @@ for (const row of rows) {
       String(row.added).padStart(5),
       String(row.staticPages).padStart(6),
       row.totalS.toFixed(1).padStart(8),
+      row.cpuS.toFixed(1).padStart(6),
       row.bundleS.toFixed(1).padStart(9),
       row.prerenderS.toFixed(1).padStart(12),
       row.finishS.toFixed(1).padStart(7),
       row.msPerPage.toFixed(1).padStart(8),
+      row.cpuMsPerPage.toFixed(1).padStart(12),
       row.clientMB.toFixed(1).padStart(10),
       String(row.clientFiles).padStart(6),
       row.serverKB.toFixed(0).padStart(11),
@@ -136,7 +142,7 @@ for (const row of rows) {
 }
 const flat = (pick: (row: Row) => number) => new Set(rows.map(pick)).size === 1;
 console.log(
-  `\nscale: ${rows.map((row) => `${row.staticPages} pages ${row.totalS.toFixed(0)} s (${row.msPerPage.toFixed(1)} ms/page pre-render)`).join("; ")}; ` +
+  `\nscale: ${rows.map((row) => `${row.staticPages} pages ${row.totalS.toFixed(0)} s (${row.msPerPage.toFixed(1)} ms/page pre-render, ${row.cpuS.toFixed(0)} s CPU)`).join("; ")}; ` +
     `first-load ${flat((row) => row.firstLoadRaw) ? "the same" : "NOT the same"} raw bytes at every N, navigation chunk ${flat((row) => row.navigationRaw) ? "the same" : "NOT the same"}; ` +
     `CSP ${rows.reduce((sum, row) => sum + row.cspOk, 0)}/${rows.reduce((sum, row) => sum + row.cspSampled, 0)} sampled pages strict`,
 );
