@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
@@ -44,8 +44,17 @@ const LOCAL_ALLOWED_HOSTS = (process.env.LOCAL_ALLOWED_HOSTS ?? "")
  */
 const STATIC_PAGE_ROUTING_RULES = staticPageRoutingRules(routes, STATIC_PAGES);
 
+/**
+ * The build's output is never a source. Pre-rendering runs a Vite preview server, and React Router's
+ * child compiler inside it watches the project root with Vite's watcher, which re-reads a whole directory
+ * for each file added to it: every pre-rendered page cost a scan of all the pages before it, O(N^2) over a
+ * build (docs/PERFORMANCE.md, "scale"). Vite ignores its own `build.outDir`, not React Router's
+ * `buildDirectory` (react-router.config.ts).
+ */
+const IGNORED_BY_WATCHER = [`${resolve(process.env.BUILD_DIRECTORY ?? "build")}/**`];
+
 export default defineConfig({
-  server: { allowedHosts: LOCAL_ALLOWED_HOSTS },
+  server: { allowedHosts: LOCAL_ALLOWED_HOSTS, watch: { ignored: IGNORED_BY_WATCHER } },
   environments: {
     client: {
       build: {
