@@ -8,8 +8,13 @@ export default {
   appDirectory: APP_DIRECTORY,
   // BUILD_DIRECTORY is for bench/ssr.ts, which builds its baseline next to the real build.
   buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
-  // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static").
-  prerender: [...STATIC_PAGES],
+  // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static"). One at a time
+  // by default: PRERENDER_CONCURRENCY=2 may shorten a large build on an idle machine; 4 made the first
+  // requests time out on a loaded one (docs/PERFORMANCE.md, "scale").
+  prerender: {
+    paths: [...STATIC_PAGES],
+    concurrency: prerenderConcurrency(process.env.PRERENDER_CONCURRENCY),
+  },
   // The whole route manifest ships with the page: prefetch and the route-loading time-out need every
   // route's module URLs up front, without /__manifest round-trips (docs/decisions/005-navigation.md, 008-navigation-adapter.md).
   routeDiscovery: { mode: "initial" },
@@ -29,3 +34,11 @@ export default {
     v8_viteEnvironmentApi: true,
   },
 } satisfies Config;
+
+function prerenderConcurrency(value: string | undefined): number {
+  if (value === undefined || value === "") return 1;
+  const concurrency = Number(value);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`PRERENDER_CONCURRENCY must be a positive integer, not ${JSON.stringify(value)}`);
+  return concurrency;
+}

@@ -15,8 +15,8 @@ import {
   SOURCE_MAPS_NOT_UPLOADED,
   sourceMapUpload,
 } from "./app/platform/source-maps.ts";
-import { headersFileWithStaticPages } from "./app/platform/static-page-headers.ts";
-import { staticRouteIds } from "./app/platform/static-routes.ts";
+import { headersFileForAssets } from "./app/platform/static-page-headers.ts";
+import { staticPageRoutingRules, staticRouteIds } from "./app/platform/static-routes.ts";
 import { loadAppUnderBuild } from "./scripts/app-under-build.ts";
 import { exactOrigins } from "./workers/same-origin.ts";
 
@@ -60,8 +60,23 @@ const SOURCE_MAP_UPLOAD = sourceMapUpload(process.env);
 /** Each built JavaScript file's map, outside the output directories: filled by sourceMapsOutsideAssets(). */
 const SOURCE_MAP_OF_BUNDLE = new Map<string, string>();
 
+/**
+ * The rules that send static pages' HTML to the Worker, which serves it with the page's policy
+ * (docs/decisions/010-static-page-csp-at-scale.md): one per static route, whatever the number of pages.
+ */
+const STATIC_PAGE_ROUTING_RULES = staticPageRoutingRules(routes, STATIC_PAGES);
+
+/**
+ * The build's output is never a source. Pre-rendering runs a Vite preview server, and React Router's
+ * child compiler inside it watches the project root with Vite's watcher, which re-reads a whole directory
+ * for each file added to it: every pre-rendered page cost a scan of all the pages before it, O(N^2) over a
+ * build (docs/PERFORMANCE.md, "scale"). Vite ignores its own `build.outDir`, not React Router's
+ * `buildDirectory` (react-router.config.ts).
+ */
+const IGNORED_BY_WATCHER = [`${resolve(process.env.BUILD_DIRECTORY ?? "build")}/**`];
+
 export default defineConfig({
-  server: { allowedHosts: LOCAL_ALLOWED_HOSTS },
+  server: { allowedHosts: LOCAL_ALLOWED_HOSTS, watch: { ignored: IGNORED_BY_WATCHER } },
   environments: {
     client: {
       build: {
@@ -75,11 +90,19 @@ export default defineConfig({
   // Worker's bundles alike: per route, not per page, so no bundle grows with the number of static pages.
   define: {
     "import.meta.env.PLATFORM_STATIC_ROUTE_IDS": JSON.stringify(staticRouteIds(routes, STATIC_PAGES)),
+    "import.meta.env.PLATFORM_STATIC_PAGE_ROUTING_RULES": JSON.stringify(STATIC_PAGE_ROUTING_RULES),
     "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(exactOrigins(EXTRA_ACTION_ORIGINS)),
   },
   plugins: [
-    // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app.
-    cloudflare({ viteEnvironment: { name: "ssr" }, configPath: process.env.WRANGLER_CONFIG }),
+    // WRANGLER_CONFIG is for bench/ssr.ts, which builds its baseline Worker (bench/bare) from the same app;
+    // the baseline serves static pages as plain assets (no Worker), the figure the Worker is compared to.
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      configPath: process.env.WRANGLER_CONFIG,
+      ...(!process.env.WRANGLER_CONFIG && {
+        config: { assets: { run_worker_first: STATIC_PAGE_ROUTING_RULES } },
+      }),
+    }),
     reactRouter(),
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
     staticPageSecurityHeaders(),
@@ -232,8 +255,9 @@ function checkedPlatformConfig(): Plugin {
 }
 
 /**
- * Once the pages are pre-rendered, writes their security headers (script hashes included) into the
- * assets `_headers` file of the build (app/platform/static-page-headers.ts).
+ * Once the pages are pre-rendered, completes the assets `_headers` file of the build: the base security
+ * headers for every asset and the type of page data (app/platform/static-page-headers.ts). A fixed set of
+ * rules: pages get their policy from the Worker.
  */
 function staticPageSecurityHeaders(): Plugin {
   return {
@@ -250,23 +274,7 @@ function staticPageSecurityHeaders(): Plugin {
               const clientDirectory = app.environments.client?.config.build.outDir;
               if (!clientDirectory) throw new Error("No client build to write _headers for");
               const headersFile = join(clientDirectory, "_headers");
-              // The pages were rendered with the build's configuration: their policy allows its report origin.
-              const serverDirectory = app.environments.ssr?.config.build.outDir;
-              if (!serverDirectory) throw new Error("No Worker build to read the configuration from");
-              const config = parsePlatformConfig(await deployedVariables(serverDirectory));
-              const reportOrigin = config.monitoring?.directOrigin;
-              const pages = await Promise.all(
-                STATIC_PAGES.map(async (path) => ({
-                  path,
-                  html: await readFile(join(clientDirectory, path, "index.html"), "utf8"),
-                })),
-              );
-              await writeFile(
-                headersFile,
-                await headersFileWithStaticPages(await readFile(headersFile, "utf8"), pages, {
-                  reportOrigin,
-                }),
-              );
+              await writeFile(headersFile, headersFileForAssets(await readFile(headersFile, "utf8")));
             },
           },
         };

@@ -1,10 +1,14 @@
 /**
- * npm run bench:ssr: throughput and p50/p99 latency of a dynamic page, a static page and a page-data
- * request, served by the production build in workerd on 127.0.0.1 (no development proxy), under
+ * npm run bench:ssr: throughput and p50/p99 latency of a dynamic page, a static page, a static page's
+ * data under a dynamic route segment and a page-data request, served by the production build in workerd on 127.0.0.1 (no development proxy), under
  * autocannon (fixed duration and connections). Three configurations run interleaved, round after round:
  * the baseline (same app, plain React Router handler), the platform, and the platform with reporting on
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
+ * The baseline has no `run_worker_first` rules, so it serves static pages as plain assets: for them the
+ * ratio is the cost of the Worker serving them with their policy (docs/decisions/010-static-page-csp-at-scale.md).
  */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { serveBuild } from "../tests/support/serve-build.ts";
@@ -15,24 +19,57 @@ import { median } from "./stats.ts";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 16;
-const TARGETS = [
+const ALL_TARGETS = [
   ["dynamic page", "/now"],
   ["static page", "/about"],
+  ["static data", "/glossary/edge.data"],
   ["page data", "/items/ams.data"],
 ] as const;
+/** BENCH_TARGETS="static page,static data" measures only those (more rounds in the same time). */
+const WANTED = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim());
+const TARGETS = ALL_TARGETS.filter(([name]) => !WANTED || WANTED.includes(name));
 
 await buildBaseline();
 const ingest = await startIngestStandIn();
+const runtimes: Record<string, number> = {};
 const servers = {
-  baseline: await serveBuild({ buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
-  platform: await serveBuild({ onLog: () => {} }),
-  reporting: await serveBuild({
+  baseline: await serveWithRuntime("baseline", { buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
+  platform: await serveWithRuntime("platform", { onLog: () => {} }),
+  reporting: await serveWithRuntime("reporting", {
     vars: reportingVars(ingest),
     onLog: () => {},
   }),
 };
 type Config = keyof typeof servers;
-type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuUs: number };
+
+/**
+ * Serves a build and notes its workerd process, whose CPU time per request is the figure a loaded
+ * machine disturbs least (req/s falls with whatever else runs; CPU per request hardly does).
+ */
+async function serveWithRuntime(config: string, options: Parameters<typeof serveBuild>[0]) {
+  const before = new Set(childProcesses());
+  const served = await serveBuild(options);
+  const runtime = childProcesses().find((pid) => !before.has(pid));
+  if (runtime !== undefined) runtimes[config] = runtime;
+  return served;
+}
+
+function childProcesses(): number[] {
+  const out = execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .filter((line) => line.includes("workerd"))
+    .map((line) => Number.parseInt(line, 10));
+}
+
+/** User + system CPU time of a process (all its threads) in microseconds, from /proc (Linux). */
+function cpuMicroseconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ", in 1/100 s.
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 const samples = new Map<string, Sample[]>();
 
 try {
@@ -43,11 +80,13 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [, path] of TARGETS) {
       for (const config of Object.keys(servers) as Config[]) {
+        const cpuBefore = cpuMicroseconds(runtimes[config]);
         const result = await autocannon({
           url: new URL(path, servers[config].url).href,
           duration: DURATION_S,
           connections: CONNECTIONS,
         });
+        const cpuUs = (cpuMicroseconds(runtimes[config]) - cpuBefore) / result.requests.total;
         const key = `${config} ${path}`;
         samples.set(key, [
           ...(samples.get(key) ?? []),
@@ -57,6 +96,7 @@ try {
             p99: result.latency.p99,
             non2xx: result.non2xx,
             errors: result.errors,
+            cpuUs,
           },
         ]);
       }
@@ -74,11 +114,14 @@ const summary = (config: Config, path: string) => {
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+    cpuUs: median(runs.map((run) => run.cpuUs)),
   };
 };
 
 console.log(`\n${ROUNDS} interleaved rounds of ${DURATION_S} s, ${CONNECTIONS} connections, medians:`);
-console.log("target          config     req/s    p50 ms  p99 ms  non-2xx+errors  req/s vs baseline");
+console.log(
+  "target          config     req/s    p50 ms  p99 ms  non-2xx+errors  req/s vs baseline  workerd CPU us/req",
+);
 const lines: string[] = [];
 for (const [name, path] of TARGETS) {
   const base = summary("baseline", path);
@@ -86,11 +129,11 @@ for (const [name, path] of TARGETS) {
     const s = summary(config, path);
     const ratio = s.rps / base.rps;
     console.log(
-      `${name.padEnd(15)} ${config.padEnd(10)} ${s.rps.toFixed(0).padStart(6)} ${s.p50.toFixed(1).padStart(8)} ${s.p99.toFixed(1).padStart(7)} ${String(s.failures).padStart(15)}  ${ratio.toFixed(3)}`,
+      `${name.padEnd(15)} ${config.padEnd(10)} ${s.rps.toFixed(0).padStart(6)} ${s.p50.toFixed(1).padStart(8)} ${s.p99.toFixed(1).padStart(7)} ${String(s.failures).padStart(15)}  ${ratio.toFixed(3).padStart(17)}  ${s.cpuUs.toFixed(0).padStart(18)}`,
     );
   }
   lines.push(
-    `${name} platform ${(summary("platform", path).rps / base.rps).toFixed(2)}x, reporting ${(summary("reporting", path).rps / base.rps).toFixed(2)}x of baseline req/s`,
+    `${name} platform ${(summary("platform", path).rps / base.rps).toFixed(2)}x, reporting ${(summary("reporting", path).rps / base.rps).toFixed(2)}x of baseline req/s (CPU ${base.cpuUs.toFixed(0)} / ${summary("platform", path).cpuUs.toFixed(0)} / ${summary("reporting", path).cpuUs.toFixed(0)} us)`,
   );
 }
 console.log(`\nssr: ${lines.join("; ")}`);

@@ -11,6 +11,7 @@ import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
+import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
@@ -52,7 +53,10 @@ export default {
   },
 } satisfies ExportedHandler<Env>;
 
-/** The one door: https, the tunnel, the cross-site gate, then the app (with or without reporting). */
+/**
+ * The one door: https, the tunnel, the cross-site gate, pre-rendered pages, then the app (with or without
+ * reporting).
+ */
 async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
   env: Env,
@@ -75,6 +79,14 @@ async function routeRequest(
   const unknownRoutes = unknownRouteIds(url, routeIds);
   if (unknownRoutes.length > 0) {
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
+  }
+  // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
+  if (isStaticPageRequest(request, url)) {
+    // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
+    const page = await serveStaticPage(request, env.ASSETS, {
+      reportOrigin: config.monitoring?.directOrigin,
+    });
+    if (page) return page;
   }
   // Without a DSN, reporting is off and the SDK is not even loaded.
   if (!config.monitoring) return app.fetch(request, env, ctx);

@@ -1,5 +1,6 @@
 /** Defined by vite.config.ts from app/product.config.ts (see build-config.ts). */
 interface ImportMetaEnv {
   readonly PLATFORM_STATIC_ROUTE_IDS: readonly string[] | undefined;
+  readonly PLATFORM_STATIC_PAGE_ROUTING_RULES: readonly string[] | undefined;
   readonly PLATFORM_EXTRA_ACTION_ORIGINS: readonly string[] | undefined;
 }

@@ -7,6 +7,13 @@
 /** The routes whose pages are pre-rendered (contract C5 "static"): one entry per route, not per page. */
 export const STATIC_ROUTE_IDS: ReadonlySet<string> = new Set(import.meta.env.PLATFORM_STATIC_ROUTE_IDS);
 
+/**
+ * The `assets.run_worker_first` rules that send static pages' HTML to the Worker (static-routes.ts): one
+ * per static route. The Worker serves those paths from the assets with the page's policy.
+ */
+export const STATIC_PAGE_ROUTING_RULES: readonly string[] =
+  import.meta.env.PLATFORM_STATIC_PAGE_ROUTING_RULES ?? [];
+
 /** Origins other than the app's own that may post to actions (contract C6). */
 export const EXTRA_ACTION_ORIGINS: ReadonlySet<string> = new Set(
   import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS,

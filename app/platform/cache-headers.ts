@@ -1,7 +1,7 @@
 /**
  * Caching of what the Worker answers. Pre-rendered pages and built files are static assets:
- * their caching comes from the assets `_headers` file (public/_headers, static-page-headers.ts), never
- * from here.
+ * their caching comes from the assets (public/_headers, static-page-headers.ts), never from here; the
+ * Worker passes a pre-rendered page's own `Cache-Control` and ETag on (workers/static-pages.ts).
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The security headers of every response, as pure functions shared by the renderer
  * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
- * else it answers) and the build (static-page-headers.ts: pre-rendered pages, allowed by hash).
+ * else it answers, and pre-rendered pages, allowed by hash: static-page-headers.ts, workers/static-pages.ts).
  */
 
 /** Headers every response carries, documents or not (a JS file, a `.data` payload, a 403). */

@@ -1,9 +1,11 @@
-import { BASE_SECURITY_HEADERS, documentOnlyHeaders, type PolicyOptions } from "./security-headers.ts";
+import { BASE_SECURITY_HEADERS, documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
 
 /**
- * Pre-rendered pages are served as static assets: the Worker never sees them, so their headers come from
- * the assets `_headers` file, written at build time (docs/decisions/006-security-headers.md). They cannot
- * carry a per-request nonce, so each page's inline scripts are allowed by their SHA-256.
+ * Pre-rendered pages cannot carry a per-request nonce, so their inline scripts are allowed by SHA-256.
+ * The Worker serves them (a `run_worker_first` rule per static route, see static-routes.ts) and computes
+ * the policy from the page it serves (workers/static-pages.ts), so the assets `_headers` file no longer
+ * holds a rule per page and any number of pages keep a strict policy
+ * (docs/decisions/010-static-page-csp-at-scale.md).
  */
 
 /** Limits of Cloudflare's `_headers` file; rules beyond them are ignored, so the build fails instead. */
@@ -25,36 +27,32 @@ export async function scriptHash(text: string): Promise<string> {
   return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
-export type StaticPage = { path: string; html: string };
+/** Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once. */
+export async function staticPageHeaders(
+  html: string,
+  policy: PolicyOptions = {},
+): Promise<Record<string, string>> {
+  const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+  return documentSecurityHeaders({ sha256 }, policy);
+}
 
 /**
  * The Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
  * files are assets, and wrangler knows no type for `.data`, so without this rule they are served without
- * one. One rule covers them all (the `_headers` file has room for 100): `*` matches across `/`.
+ * one. One rule covers them all: `*` matches across `/`.
  */
 export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 
 /**
  * The `_headers` file for the build: the hand-written rules of public/_headers, the base set for every
- * asset, the type of pre-rendered page data, then each page's document headers. Values of all matching rules are joined, so only the page
- * rules carry a policy (two policies would both be enforced).
+ * asset and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages. No
+ * rule carries a policy: values of all matching rules are joined, and the Worker sets the pages' own.
  */
-export async function headersFileWithStaticPages(
-  handWritten: string,
-  pages: readonly StaticPage[],
-  policy: PolicyOptions = {},
-): Promise<string> {
+export function headersFileForAssets(handWritten: string): string {
   const rules = [
     rule("/*", BASE_SECURITY_HEADERS),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
-  for (const { path, html } of pages) {
-    // `:name` and `*` are placeholders in `_headers` paths; a page's rule must match that page only.
-    if (!path.startsWith("/") || /[:*\s]/.test(path))
-      throw new Error(`Cannot write a _headers rule for ${path}`);
-    const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-    rules.push(rule(path, documentOnlyHeaders({ sha256 }, policy)));
-  }
   const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/static-page-headers.ts).\n${rules.join("\n")}\n`;
   checkHeadersFileLimits(file);
   return file;
@@ -70,7 +68,7 @@ function checkHeadersFileLimits(file: string): void {
   if (ruleCount > HEADERS_FILE_MAX_RULES) {
     throw new Error(
       `${ruleCount} _headers rules exceed Cloudflare's limit of ${HEADERS_FILE_MAX_RULES}: ` +
-        "serve some static pages through the Worker (docs/decisions/006-security-headers.md).",
+        "public/_headers has too many hand-written rules.",
     );
   }
   const long = lines.find((line) => line.length > HEADERS_FILE_MAX_LINE_CHARS);

@@ -73,6 +73,28 @@ describe("pre-rendered pages are served with a policy that allows their inline s
     expect(hashes.length).toBeGreaterThan(2);
     expect(response.headers.get("content-security-policy")).toBe(contentSecurityPolicy({ sha256: hashes }));
   });
+
+  // Decision 010: the Worker serves them from the assets, which keeps their validators and revalidation.
+  test("a revalidation (304) and a HEAD carry the same policy as the page", async () => {
+    const page = await get("/glossary/csp");
+    const policy = page.headers.get("content-security-policy");
+    const etag = page.headers.get("etag") ?? "";
+    await page.text();
+    expect(policy).toContain("'sha256-");
+    expect(page.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    const revalidated = await get("/glossary/csp", { headers: { "If-None-Match": etag } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("content-security-policy")).toBe(policy);
+    const head = await get("/glossary/csp", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-security-policy")).toBe(policy);
+  });
+
+  test("a page of a static route that was not pre-rendered is rendered by the app (404 page, nonce)", async () => {
+    const response = await get("/glossary/no-such-term");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-security-policy")).toMatch(/'nonce-/);
+  });
 });
 
 describe("everything else gets the base headers and a policy under which nothing runs", () => {

@@ -9,9 +9,10 @@ import {
 } from "../../app/platform/security-headers";
 import {
   HEADERS_FILE_MAX_RULES,
-  headersFileWithStaticPages,
+  headersFileForAssets,
   inlineScripts,
   scriptHash,
+  staticPageHeaders,
 } from "../../app/platform/static-page-headers";
 
 describe("contentSecurityPolicy ", () => {
@@ -112,46 +113,37 @@ describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
   });
 });
 
-describe("headersFileWithStaticPages", () => {
+describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
+  test("allows each inline script of the page by its hash, once, and nothing else", async () => {
+    const html =
+      '<script nonce="x">a()</script><script src="/b.js"></script><script>a()</script><script>c()</script>';
+    const [a, c] = [await scriptHash("a()"), await scriptHash("c()")];
+    expect(await staticPageHeaders(html)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
+    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain(
+      `script-src 'sha256-${a}' 'sha256-${c}' 'strict-dynamic';`,
+    );
+  });
+});
+
+describe("headersFileForAssets (decision 010: a fixed set of rules, whatever the number of pages)", () => {
   const handWritten = "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n";
 
-  test("keeps the hand-written rules, adds the base set for all assets and a policy per page", async () => {
-    const file = await headersFileWithStaticPages(handWritten, [
-      { path: "/", html: "<script>a()</script><script>a()</script>" },
-      { path: "/about", html: "<script>b()</script>" },
-    ]);
-    const [a, b] = [await scriptHash("a()"), await scriptHash("b()")];
+  test("keeps the hand-written rules and adds the base set for all assets, with no policy", () => {
+    const file = headersFileForAssets(handWritten);
     expect(file.startsWith(handWritten)).toBe(true);
     expect(file).toContain("\n/*\n  Strict-Transport-Security: max-age=63072000; includeSubDomains\n");
-    expect(file).toContain(`\n/\n  Content-Security-Policy: ${contentSecurityPolicy({ sha256: [a] })}\n`);
-    expect(file).toContain(
-      `\n/about\n  Content-Security-Policy: ${contentSecurityPolicy({ sha256: [b] })}\n`,
-    );
-    // Values of matching rules are joined: the catch-all rule must not carry a second policy.
-    const catchAll = file.split("\n/*\n")[1]?.split(/\n(?=\S)/)[0] ?? "";
-    expect(catchAll).not.toContain("Content-Security-Policy");
+    // Values of matching rules are joined: a policy here would be enforced on top of each page's own.
+    expect(file).not.toContain("Content-Security-Policy");
+    expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual(["/assets/*", "/*", "/*.data"]);
   });
 
-  test("a path that `_headers` would read as a placeholder or splat is refused", async () => {
-    await expect(headersFileWithStaticPages(handWritten, [{ path: "/a/:b", html: "" }])).rejects.toThrow(
-      /\/a\/:b/,
-    );
-    await expect(headersFileWithStaticPages(handWritten, [{ path: "/a*", html: "" }])).rejects.toThrow();
+  test("more hand-written rules than Cloudflare reads fail the build instead of being ignored", () => {
+    const rules = Array.from({ length: HEADERS_FILE_MAX_RULES - 1 }, (_, index) => `/p${index}\n  X-A: b`);
+    expect(() => headersFileForAssets(rules.join("\n"))).toThrow(/limit of 100/);
+    expect(() => headersFileForAssets(rules.slice(0, HEADERS_FILE_MAX_RULES - 2).join("\n"))).not.toThrow();
   });
 
-  test("more rules than Cloudflare reads fail the build instead of being ignored", async () => {
-    const pages = Array.from({ length: HEADERS_FILE_MAX_RULES }, (_, index) => ({
-      path: `/p${index}`,
-      html: "",
-    }));
-    await expect(headersFileWithStaticPages(handWritten, pages)).rejects.toThrow(/limit of 100/);
-    await expect(headersFileWithStaticPages(handWritten, pages.slice(0, 97))).resolves.toBeTruthy();
-  });
-
-  test("a line longer than Cloudflare reads fails the build", async () => {
-    const html = Array.from({ length: 40 }, (_, index) => `<script>s${index}()</script>`).join("");
-    await expect(headersFileWithStaticPages(handWritten, [{ path: "/", html }])).rejects.toThrow(
-      /2000 characters/,
-    );
+  test("a line longer than Cloudflare reads fails the build", () => {
+    expect(() => headersFileForAssets(`/a\n  X-Long: ${"x".repeat(2_000)}`)).toThrow(/2000 characters/);
   });
 });

@@ -1,0 +1,62 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { contentSecurityPolicy } from "../../app/platform/security-headers";
+import { HEADERS_FILE_MAX_RULES, inlineScripts, scriptHash } from "../../app/platform/static-page-headers";
+import { buildCopy, createScaledCopy, type ScaledCopy } from "../support/scaled-copy.ts";
+import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
+
+/**
+ * Decision 010: more static pages than the `_headers` file had rules for (100) build, and every one is
+ * served with a strict policy that allows exactly its own inline scripts. One build of a temporary copy
+ * of the product with 150 generated pages besides its own (the larger runs are `npm run bench:scale`).
+ */
+const ADDED_PAGES = 150;
+
+let copy: ScaledCopy;
+let app: ServedBuild;
+
+beforeAll(async () => {
+  copy = await createScaledCopy(ADDED_PAGES);
+  await buildCopy(copy.directory);
+  app = await serveBuild({ buildDirectory: join(copy.directory, "build"), onLog: () => {} });
+}, 240_000);
+
+afterAll(async () => {
+  await app?.close();
+  await copy?.remove();
+});
+
+test("the build keeps a fixed number of _headers rules and one run_worker_first rule per static route", async () => {
+  const build = join(copy.directory, "build");
+  const headersFile = await readFile(join(build, "client", "_headers"), "utf8");
+  const rules = headersFile.split("\n").filter((line) => line.startsWith("/"));
+  expect(rules).toEqual(["/assets/*", "/*", "/*.data"]);
+  expect(rules.length).toBeLessThan(HEADERS_FILE_MAX_RULES);
+  const deployConfig = JSON.parse(await readFile(join(build, "server", "wrangler.json"), "utf8"));
+  expect(deployConfig.assets.run_worker_first).toEqual([
+    "/",
+    "/about",
+    "/glossary",
+    "/glossary/*",
+    "/scale/*",
+  ]);
+});
+
+test(`each of the ${ADDED_PAGES} + product static pages is served with a policy allowing exactly its inline scripts`, async () => {
+  expect(copy.staticPages.length).toBeGreaterThan(ADDED_PAGES);
+  const failures: string[] = [];
+  const policies = new Set<string>();
+  for (const path of copy.staticPages) {
+    const response = await fetch(new URL(path, app.url));
+    const html = await response.text();
+    const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+    const policy = response.headers.get("content-security-policy") ?? "";
+    policies.add(policy);
+    if (response.status !== 200 || hashes.length < 3 || policy !== contentSecurityPolicy({ sha256: hashes }))
+      failures.push(`${path}: ${response.status} ${policy}`);
+  }
+  expect(failures).toEqual([]);
+  // Each page's data script differs, so each page has a policy of its own.
+  expect(policies.size).toBe(copy.staticPages.length);
+});
