@@ -76,16 +76,16 @@ describe("pre-rendered pages are served with a policy that allows their inline s
 
   // Decision 010: the Worker serves them from the assets, which keeps their validators and revalidation.
   test("a revalidation (304) and a HEAD carry the same policy as the page", async () => {
-    const page = await get("/glossary/csp");
+    const page = await get("/glossary/edge");
     const policy = page.headers.get("content-security-policy");
     const etag = page.headers.get("etag") ?? "";
     await page.text();
     expect(policy).toContain("'sha256-");
     expect(page.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
-    const revalidated = await get("/glossary/csp", { headers: { "If-None-Match": etag } });
+    const revalidated = await get("/glossary/edge", { headers: { "If-None-Match": etag } });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get("content-security-policy")).toBe(policy);
-    const head = await get("/glossary/csp", { method: "HEAD" });
+    const head = await get("/glossary/edge", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-security-policy")).toBe(policy);
   });
