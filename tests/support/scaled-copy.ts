@@ -11,6 +11,7 @@ const PRODUCT_FILES = [
   "workers",
   "public",
   "migrations",
+  "scripts",
   "package.json",
   "react-router.config.ts",
   "vite.config.ts",
