@@ -18,9 +18,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
       <ul className="items">
         {loaderData.locations.map((location) => (
           <li key={location.id}>
-            <AppLink to={`/items/${location.id}`} prefetch="viewport">
-              {location.city}
-            </AppLink>
+            <AppLink to={`/items/${location.id}`}>{location.city}</AppLink>
           </li>
         ))}
       </ul>

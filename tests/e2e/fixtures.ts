@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Route } from "@playwright/test";
 
 export { expect };
 
@@ -46,6 +46,23 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.navigation === "ready");
 }
 
+/**
+ * No link ever becomes visible (IntersectionObserver reports nothing), so the default viewport prefetch
+ * stays out of a test about another way of prefetching.
+ */
+export async function linksNeverVisible(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    window.IntersectionObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+      takeRecords() {
+        return [];
+      }
+    } as unknown as typeof IntersectionObserver;
+  });
+}
+
 /** A client-side navigation to a URL no page links to, as a <Link> to it would do. */
 export async function navigateWithRouter(page: Page, to: string): Promise<void> {
   await page.evaluate(async (target) => {
@@ -53,4 +70,47 @@ export async function navigateWithRouter(page: Page, to: string): Promise<void> 
       .__reactRouterDataRouter;
     await router.navigate(target);
   }, to);
+}
+
+/** Holds every request whose path matches until released, and counts how many are held at once. */
+export async function holdRequests(page: Page, matches: (path: string) => boolean) {
+  const held: { path: string; route: Route }[] = [];
+  const seen: string[] = [];
+  let mostHeld = 0;
+  let passThrough = (_path: string) => false;
+  await page.route(
+    (url) => matches(url.pathname),
+    async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      seen.push(path);
+      if (passThrough(path)) return route.continue();
+      held.push({ path, route });
+      mostHeld = Math.max(mostHeld, held.length);
+    },
+  );
+  return {
+    seen,
+    held,
+    get mostHeld() {
+      return mostHeld;
+    },
+    letThrough(rule: (path: string) => boolean) {
+      passThrough = rule;
+    },
+    async release(path?: string) {
+      const index = path === undefined ? 0 : held.findIndex((entry) => entry.path === path);
+      const [entry] = held.splice(index, 1);
+      await entry?.route.continue();
+    },
+  };
+}
+
+/** Every page-data request the page makes, by path, in order. */
+export function dataRequests(page: Page): string[] {
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.endsWith(".data")) requests.push(pathname);
+  });
+  return requests;
 }

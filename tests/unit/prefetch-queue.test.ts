@@ -55,6 +55,28 @@ describe("PrefetchQueue", () => {
     expect(order).toEqual(["a", "b", "c", "last"]);
   });
 
+  test("moving keys ahead puts them first, in the given order, still within the limit", async () => {
+    const queue = new PrefetchQueue(1);
+    const order: string[] = [];
+    const first = held();
+    queue.enqueue("first", first.run);
+    for (const key of ["a", "b", "c", "d"]) {
+      queue.enqueue(key, async () => {
+        order.push(key);
+      });
+    }
+    queue.moveAhead(["d", "c", "unknown", "first"]);
+    await tick();
+    expect(queue.inFlightCount).toBe(1);
+    expect(order).toEqual([]);
+    first.release();
+    await queue.enqueue("last", async () => {
+      order.push("last");
+    });
+    expect(order).toEqual(["d", "c", "a", "b", "last"]);
+    expect(queue.mostInFlight).toBe(1);
+  });
+
   test("does not make a queued or running request twice", async () => {
     const queue = new PrefetchQueue(1);
     const running = held();

@@ -2,6 +2,7 @@ import { PREFETCH_CONCURRENCY } from "../constants";
 import { PageDataCache } from "../prefetch/page-data-cache";
 import { PrefetchQueue } from "../prefetch/prefetch-queue";
 import { isLoaded, markLoaded, preloadModule, preloadStyle } from "../prefetch/preload";
+import { LinkPrefetcher } from "./link-prefetch";
 import { prefetchStaleTime } from "./page-data";
 import { pageDataFetch } from "./page-data-fetch";
 import { planRoute, savesData } from "./prefetch-plan";
@@ -20,6 +21,7 @@ import { gateOnRouteCode, routeCodeLoaded } from "./route-code-gate";
  * docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
  * (docs/decisions/008-navigation-adapter.md). One job per module:
  * - prefetch-plan.ts: what a navigation to a URL needs (route code, whether it has data);
+ * - link-prefetch.ts: which links are prefetched and when (visible, rendered, intent; docs/contract.md C5's default);
  * - this module: prefetching it through one bounded queue (5 at once) and a cache for static pages' data;
  * - page-data-fetch.ts: page-data requests (cached data, and the full-navigation fallback);
  * - route-code-gate.ts: route code loaded before a navigation, within 3800 ms;
@@ -38,8 +40,13 @@ export function installNavigationPlatform(next: RouterInternals, announcerRegion
   internals = next;
   announcer = new RouteAnnouncer(next.router.state.location.pathname, announcerRegionId);
   markLoaded(loadedAssetUrls(next));
-  nativeFetch = interceptFetch(pageDataFetch({ router: next.router, queue, cache: dataCache }));
+  nativeFetch = interceptFetch(
+    pageDataFetch({ router: next.router, queue, cache: dataCache, staleTimeOf: staticStaleTime }),
+  );
   interceptNavigate(next.router, gateOnRouteCode(queue, plan));
+  if (!savesData()) {
+    new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
+  }
 }
 
 /** After a render showing `pathname`: announces another page and moves focus to it. */
@@ -47,8 +54,11 @@ export function pageShown(pathname: string): void {
   if (internals) announcer?.pageShown(pathname, internals.router.state.historyAction);
 }
 
-/** Prefetches what a navigation to `href` would need (docs/contract.md C5). Does nothing off-origin or to save data. */
-export function prefetchPage(href: string): void {
+/**
+ * Prefetches what a navigation to `href` would need (docs/contract.md C5). Does nothing off-origin or to save data.
+ * `ahead` (intent on a link): its requests go to the front of the queue.
+ */
+export function prefetchPage(href: string, ahead = false): void {
   if (!internals || savesData()) return;
   const target = new URL(href, window.location.href);
   if (target.origin !== window.location.origin) return;
@@ -58,9 +68,11 @@ export function prefetchPage(href: string): void {
   const staleTime = prefetchStaleTime(leafRouteId);
   const dataPath = pageDataPath(target.pathname);
   // Dynamic pages (stale time 0) get their code warmed, never their data: it would be stale on arrival.
-  if (hasData && staleTime > 0 && !dataCache.isFresh(dataPath)) {
-    queue.enqueue(dataPath, () => prefetchData(dataPath, staleTime)).catch(ignore);
-  }
+  // Data a navigation is fetching right now is not asked for again: it lands in the cache (page-data-fetch.ts).
+  const wantsData =
+    hasData && staleTime > 0 && !dataCache.isFresh(dataPath) && !dataCache.isLoading(dataPath);
+  if (wantsData) queue.enqueue(dataPath, () => prefetchData(dataPath, staleTime)).catch(ignore);
+  if (ahead) queue.moveAhead([...modules, ...styles, dataPath]);
 }
 
 /**
@@ -74,6 +86,11 @@ export function routeCodeLoadedFor(to: string | number): Promise<void> {
 function plan(target: URL) {
   if (!internals) return { modules: [], styles: [], hasData: false };
   return planRoute(internals.router, internals.manifest, target, isLoaded);
+}
+
+/** The stale time of a page's data when it is static (then a navigation's fetch of it is kept), else 0. */
+function staticStaleTime(page: string): number {
+  return prefetchStaleTime(plan(new URL(page, window.location.href)).leafRouteId);
 }
 
 async function prefetchData(dataPath: string, staleTime: number): Promise<void> {

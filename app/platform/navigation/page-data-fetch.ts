@@ -1,6 +1,6 @@
 import type { DataRouter } from "react-router";
 import type { PageDataCache } from "../prefetch/page-data-cache";
-import { toResponse } from "../prefetch/page-data-cache";
+import { toResponse, toStored } from "../prefetch/page-data-cache";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
 import { navigateFully, navigationLoading } from "./full-navigation";
 import { isAppDataResponse, opensLikePageData, pageOfDataPath } from "./react-router-adapter";
@@ -9,15 +9,19 @@ type PageDataFetchParts = {
   router: DataRouter;
   queue: PrefetchQueue;
   cache: PageDataCache;
+  /** How long a page's data may be reused (docs/contract.md C5): above 0 (static), a navigation's fetch of it is kept. */
+  staleTimeOf: (page: string) => number;
 };
 
 /**
  * The page's `fetch`, as seen by React Router's page-data requests (docs/contract.md C3, C5, C9): a request whose
  * prefetch is still queued starts it at once and shares it; fresh prefetched data of a static page is
  * answered without a request; for the navigation in progress, an answer that is not page data becomes a
- * full browser navigation to the target. Everything else goes to the network untouched.
+ * full browser navigation to the target. A static page's full data fetched by a navigation is kept like
+ * prefetched data, and a prefetch asked for while it is on its way joins it instead of asking again.
+ * Everything else goes to the network untouched.
  */
-export function pageDataFetch({ router, queue, cache }: PageDataFetchParts) {
+export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFetchParts) {
   return async function fetchPageData(
     nativeFetch: typeof fetch,
     input: RequestInfo | URL,
@@ -36,16 +40,35 @@ export function pageDataFetch({ router, queue, cache }: PageDataFetchParts) {
     if (cached) return toResponse(cached);
 
     const navigation = navigationLoading(router, page);
-    let response: Response;
+    if (!navigation) return nativeFetch(input, init);
+    // Kept: the answer for the whole page (`_routes` asks for some of its routes only).
+    const staleTime = url.searchParams.has("_routes") ? 0 : staleTimeOf(page);
+    const keep = staleTime > 0 ? keepFor(dataPath, staleTime) : ignore;
+    let answer: Response | undefined;
     try {
-      response = await nativeFetch(input, init);
-    } catch (error) {
-      if (navigation) return navigateFully(navigation);
-      throw error;
+      answer = await asPageData(await nativeFetch(input, init));
+    } catch {
+      keep(undefined);
+      return navigateFully(navigation);
     }
-    if (!navigation) return response;
-    return (await asPageData(response)) ?? navigateFully(navigation);
+    keep(answer?.status === 200 ? answer.clone() : undefined);
+    return answer ?? navigateFully(navigation);
   };
+
+  /** Stores the copy it is given in the cache; until then prefetches of `dataPath` wait for it. */
+  function keepFor(dataPath: string, staleTime: number): (copy: Response | undefined) => void {
+    let keep: (copy: Response | undefined) => void = ignore;
+    const copy = new Promise<Response | undefined>((resolve) => {
+      keep = resolve;
+    });
+    const stored = copy
+      .then(async (response) => {
+        if (response) cache.set(dataPath, await toStored(response), staleTime);
+      })
+      .catch(ignore);
+    cache.track(dataPath, stored);
+    return keep;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ export type StoredResponse = { status: number; headers: [string, string][]; body
  */
 export class PageDataCache {
   readonly #entries = new Map<string, { stored: StoredResponse; expiresAt: number }>();
+  readonly #loading = new Map<string, Promise<void>>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -32,6 +33,25 @@ export class PageDataCache {
   isFresh(key: string): boolean {
     return this.getFresh(key) !== undefined;
   }
+
+  /**
+   * A navigation is fetching `key` and will store what it gets (`stored` settles when it has): until
+   * then a prefetch of the same data would be a second request for it.
+   */
+  track(key: string, stored: Promise<void>): void {
+    this.#loading.set(key, stored);
+    void stored.finally(() => {
+      if (this.#loading.get(key) === stored) this.#loading.delete(key);
+    });
+  }
+
+  isLoading(key: string): boolean {
+    return this.#loading.has(key);
+  }
+}
+
+export async function toStored(response: Response): Promise<StoredResponse> {
+  return { status: response.status, headers: [...response.headers], body: await response.arrayBuffer() };
 }
 
 export function toResponse(stored: StoredResponse): Response {

@@ -40,6 +40,19 @@ export class PrefetchQueue {
     return this.#pending.get(key);
   }
 
+  /**
+   * Intent (hover, focus, touch) on a link: its queued requests go to the front, in the given order, and
+   * still wait for a free slot (they remain prefetches). Keys not queued are left alone.
+   */
+  moveAhead(keys: readonly string[]): void {
+    const ahead = [];
+    for (const key of keys) {
+      const index = this.#queued.findIndex((entry) => entry.key === key);
+      if (index !== -1) ahead.push(...this.#queued.splice(index, 1));
+    }
+    this.#queued.unshift(...ahead);
+  }
+
   has(key: string): boolean {
     return this.#pending.has(key);
   }
