@@ -75,8 +75,22 @@ export type BuildTimings = {
   cpuMs: number;
 };
 
-/** `react-router build` in the copy, as `npm run build` runs it; fails with the build's output. */
+/**
+ * `react-router build` in the copy, as `npm run build` runs it; fails with the build's output. React
+ * Router's pre-renderer gives each request 10 s and no retry; on a loaded machine the first request to a
+ * cold preview server can take longer, so a build that failed that way is run once more (and says so).
+ */
 export async function buildCopy(directory: string, { nice = false } = {}): Promise<BuildTimings> {
+  try {
+    return await buildOnce(directory, nice);
+  } catch (error) {
+    if (!String(error).includes("The operation was aborted due to timeout")) throw error;
+    console.log(`  pre-render request timed out (React Router's 10 s); building ${directory} again`);
+    return await buildOnce(directory, nice);
+  }
+}
+
+async function buildOnce(directory: string, nice: boolean): Promise<BuildTimings> {
   const start = performance.now();
   let firstPrerender: number | undefined;
   let lastPrerender: number | undefined;
