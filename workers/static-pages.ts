@@ -40,14 +40,17 @@ export async function serveStaticPage(
   let headers = etag === undefined ? undefined : headersByETag.get(etag);
   let body: BodyInit | null = asset.body;
   if (headers === undefined) {
-    if (asset.status === 200 && request.method === "GET") {
+    if (!isHtml(asset) && asset.status === 200) {
+      // Page data under a glob rule, or a public file: passed on as it is, never read.
+      headers = null;
+    } else if (asset.status === 200 && request.method === "GET") {
       const html = await asset.text();
-      headers = await documentHeaders(asset, html, policy);
+      headers = await staticPageHeaders(html, policy);
       body = html;
     } else {
       // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
       const page = await assets.fetch(new Request(request.url));
-      headers = page.ok ? await documentHeaders(page, await page.text(), policy) : null;
+      headers = page.ok && isHtml(page) ? await staticPageHeaders(await page.text(), policy) : null;
     }
     if (etag !== undefined) remember(etag, headers);
   }
@@ -56,13 +59,9 @@ export async function serveStaticPage(
   return served;
 }
 
-/** Page headers for an HTML asset; `null` for anything else a static route's path serves (an image). */
-async function documentHeaders(
-  asset: Response,
-  html: string,
-  policy: PolicyOptions,
-): Promise<Record<string, string> | null> {
-  return asset.headers.get("Content-Type")?.startsWith("text/html") ? staticPageHeaders(html, policy) : null;
+/** Only HTML gets page headers; anything else a static route's path serves (`.data`, an image) passes on. */
+function isHtml(response: Response): boolean {
+  return response.headers.get("Content-Type")?.startsWith("text/html") ?? false;
 }
 
 function remember(etag: string, headers: Record<string, string> | null): void {
