@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
+import { launchWithBackForwardCache } from "../support/chromium.ts";
 
 /**
  * Pages rendered per request are `Cache-Control: private, no-store`. Chromium used to keep such
@@ -11,11 +11,7 @@ test("a no-store page rendered per request is restored from the back/forward cac
   playwright,
   baseURL,
 }) => {
-  const browser = await playwright.chromium.launch({
-    executablePath: CHROMIUM_EXECUTABLE,
-    args: CHROMIUM_ARGS,
-    ignoreDefaultArgs: ["--disable-back-forward-cache"],
-  });
+  const browser = await launchWithBackForwardCache(playwright.chromium);
   try {
     const page = await browser.newPage({ baseURL });
     const problems: string[] = [];

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
+import { launchWithBackForwardCache } from "../support/chromium.ts";
 import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|403)/;
@@ -176,15 +176,12 @@ test.describe("a submission id used again", () => {
     playwright,
     baseURL,
   }) => {
-    // Back may restore the page from the back/forward cache, as browsers do; Playwright switches that cache
-    // off. Pages are no-store, so today's Chromium loads a fresh form (a fresh id) and the post is stored; a
-    // browser that kept the page would send the old id and get the 409 page, and sending again stores it.
-    // Either way nothing is lost and nothing is stored twice.
-    const browser = await playwright.chromium.launch({
-      executablePath: CHROMIUM_EXECUTABLE,
-      args: CHROMIUM_ARGS,
-      ignoreDefaultArgs: ["--disable-back-forward-cache"],
-    });
+    // Back may restore the page from the back/forward cache, as browsers do (tests/e2e/caching.spec.ts).
+    // Chromium does not restore a no-store page once cookies changed, and the post set the visitor's D1
+    // bookmark cookie: today it loads a fresh form (a fresh id) and the post is stored. A browser that kept
+    // the page would send the old id and get the 409 page, and sending again stores it. Either way nothing
+    // is lost and nothing is stored twice.
+    const browser = await launchWithBackForwardCache(playwright.chromium);
     const problems: string[] = [];
     try {
       const page = await browser.newPage({ baseURL, javaScriptEnabled: false });

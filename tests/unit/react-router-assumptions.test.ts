@@ -167,7 +167,7 @@ describe("React Router assumptions of the navigation adapter", () => {
     expect(isAppDataResponse(new Response("Bad gateway", { status: 502 }))).toBe(false);
   });
 
-  // The real build's manifest is checked by tests/worker/react-router-manifest.test.ts.
+  // The real build's manifest is checked by tests/platform/react-router-manifest.test.ts.
   test("routeAssets reads a manifest route's code", () => {
     expect(routeAssets(manifest, "routes/about")).toEqual({
       modules: ["/assets/about.js", "/assets/shared.js"],
