@@ -78,7 +78,9 @@ describe("the lint refuses React Router's own prefetch, saying what to write ins
       ]) {
         const { ok, output } = lint(`${IMPORTS}export const a = () => ${element};\n`);
         expect(ok, element).toBe(false);
-        expect(output).toMatch(/write the `data-prefetch` attribute instead: intent, render or none, the opt-out/);
+        expect(output).toMatch(
+          /write the `data-prefetch` attribute instead: intent, render or none, the opt-out/,
+        );
       }
     });
   }

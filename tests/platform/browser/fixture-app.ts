@@ -1,5 +1,10 @@
 import { test as base } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../../support/serve-build.ts";
+import {
+  FIXTURE_BUILD_DIRECTORY,
+  type ServedBuild,
+  serveBuild,
+  TEST_VARS,
+} from "../../support/serve-build.ts";
 
 export {
   dataRequests,

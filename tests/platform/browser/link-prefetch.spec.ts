@@ -64,7 +64,17 @@ test("a page of plain Links and NavLinks: visible links prefetched at most 5 at 
   expect(new Set(hold.seen).size).toBe(hold.seen.length);
   // The header's Links, the page's NavLinks and Links: code for every page, data for the static ones.
   expect(new Set(hold.seen.map(targetOf))).toEqual(
-    new Set(["/", "/about", "/now", "/items", "/glossary", "/messages", "/glossary/:slug", "/items/:id", "/glossary/edge"]),
+    new Set([
+      "/",
+      "/about",
+      "/now",
+      "/items",
+      "/glossary",
+      "/messages",
+      "/glossary/:slug",
+      "/items/:id",
+      "/glossary/edge",
+    ]),
   );
   // More than the queue's five, so the bound was reached and held.
   expect(hold.seen.length).toBeGreaterThan(10);
@@ -88,7 +98,9 @@ test('data-prefetch="intent" waits for intent; data-prefetch="none" never prefet
   expect(requests).not.toContain("/glossary/isolate.data");
 });
 
-test("the site navigation's NavLink marks the current page itself and is not prefetched", async ({ page }) => {
+test("the site navigation's NavLink marks the current page itself and is not prefetched", async ({
+  page,
+}) => {
   const requests = dataRequests(page);
   await page.goto("/links");
   await waitForHydration(page);
@@ -108,7 +120,13 @@ test("visible links are prefetched in the order they appear; intent moves a link
   expect(hold.held.length).toBe(5);
 
   // The navigation row, left to right (Home is this page): About's files (code, CSS, data) first.
-  expect(hold.held.map(({ path }) => targetOf(path))).toEqual(["/about", "/about", "/about", "/now", "/items"]);
+  expect(hold.held.map(({ path }) => targetOf(path))).toEqual([
+    "/about",
+    "/about",
+    "/about",
+    "/now",
+    "/items",
+  ]);
 
   // The pointer rests on "Messages", last in line: its code starts as soon as a slot frees.
   await page.getByRole("link", { name: "Messages" }).hover();
@@ -184,7 +202,9 @@ test("a static page prefetched, then visited within 300 s, makes no data request
   const requests = dataRequests(page);
   await page.goto("/glossary");
   await waitForHydration(page);
-  await expect.poll(() => requests).toEqual(expect.arrayContaining(["/glossary/edge.data", "/glossary/worker.data"]));
+  await expect
+    .poll(() => requests)
+    .toEqual(expect.arrayContaining(["/glossary/edge.data", "/glossary/worker.data"]));
   await page.waitForLoadState("networkidle");
   await markDocument(page);
 
