@@ -21,7 +21,7 @@
 
 export type LinkPrefetchMode = "none" | "intent" | "viewport" | "render";
 
-/** What decides a link's mode: its anchor's attributes, and the page it is on. */
+/** What decides a link's mode, besides the page's origin: its anchor's attributes. */
 export type LinkFacts = {
   /** The resolved `href` (HTMLAnchorElement.href). */
   href: string;
