@@ -33,7 +33,7 @@ const FIRST_LOAD_MODULES = new RegExp(
     String.raw`vite[\/]preload-helper`,
     String.raw`app[\/]platform[\/]monitoring[\/](browser-monitoring|early-errors)\.ts$`,
     String.raw`app[\/]platform[\/]navigation[\/]navigation-client\.ts$`,
-    String.raw`app[\/]components[\/](app-link|site-nav)\.tsx$`,
+    String.raw`app[\/]components[\/]site-nav\.tsx$`,
     String.raw`app[\/]platform[\/]errors[\/]error-page\.tsx$`,
     String.raw`app[\/]platform[\/]entry\.client\.tsx$`,
     String.raw`app[\/]root\.tsx$`,

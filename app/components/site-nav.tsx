@@ -1,5 +1,4 @@
-import { useLocation } from "react-router";
-import { AppLink } from "./app-link";
+import { NavLink } from "react-router";
 
 const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -11,19 +10,16 @@ const NAV_LINKS = [
 ] as const;
 
 export function SiteNav() {
-  const { pathname } = useLocation();
   return (
     <header className="site-header">
       <nav aria-label="Main">
-        {NAV_LINKS.map(({ to, label }) => {
-          const active = to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
-          return (
-            // Styled by aria-current (app.css): no class needed.
-            <AppLink key={to} to={to} aria-current={active ? "page" : undefined}>
-              {label}
-            </AppLink>
-          );
-        })}
+        {NAV_LINKS.map(({ to, label }) => (
+          // NavLink marks the current page (aria-current="page", which app.css styles); `end` keeps Home
+          // from being current on every page. "Items" stays current on an item's page.
+          <NavLink key={to} to={to} end={to === "/"}>
+            {label}
+          </NavLink>
+        ))}
       </nav>
     </header>
   );

@@ -1,5 +1,4 @@
-import { data } from "react-router";
-import { AppLink } from "../components/app-link";
+import { data, Link } from "react-router";
 import { findGlossaryTerm } from "../data/glossary";
 import type { Route } from "./+types/glossary-term";
 
@@ -23,7 +22,7 @@ export default function GlossaryTerm({ loaderData }: Route.ComponentProps) {
       <p>{entry.definition}</p>
       <p>
         Rendered at build time: <time dateTime={renderedAt}>{renderedAt}</time>.{" "}
-        <AppLink to="/glossary">All terms</AppLink>
+        <Link to="/glossary">All terms</Link>
       </p>
     </>
   );

@@ -1,4 +1,4 @@
-import { AppLink } from "../components/app-link";
+import { Link } from "react-router";
 import { GLOSSARY } from "../data/glossary";
 import type { Route } from "./+types/glossary";
 
@@ -20,9 +20,9 @@ export default function Glossary({ loaderData }: Route.ComponentProps) {
       <ul className="glossary">
         {loaderData.terms.map(({ slug, term }) => (
           <li key={slug}>
-            <AppLink to={`/glossary/${slug}`} prefetch="render">
+            <Link to={`/glossary/${slug}`} data-prefetch="render">
               {term}
-            </AppLink>
+            </Link>
           </li>
         ))}
       </ul>

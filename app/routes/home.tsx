@@ -1,4 +1,4 @@
-import { AppLink } from "../components/app-link";
+import { Link } from "react-router";
 import type { Route } from "./+types/home";
 
 // Counted in the first-load budget: the description repeats the page's first sentence, which gzip folds.
@@ -22,10 +22,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </p>
       <ul>
         <li>
-          <AppLink to="/now">What time is it at the edge?</AppLink> (rendered per request)
+          <Link to="/now">What time is it at the edge?</Link> (rendered per request)
         </li>
         <li>
-          <AppLink to="/items">Edge locations</AppLink> (rendered per request, with a URL parameter)
+          <Link to="/items">Edge locations</Link> (rendered per request, with a URL parameter)
         </li>
       </ul>
     </>

@@ -1,4 +1,4 @@
-import { AppLink } from "../components/app-link";
+import { Link } from "react-router";
 import { EDGE_LOCATIONS } from "../data/edge-locations";
 import type { Route } from "./+types/items";
 
@@ -18,7 +18,7 @@ export default function Items({ loaderData }: Route.ComponentProps) {
       <ul className="items">
         {loaderData.locations.map((location) => (
           <li key={location.id}>
-            <AppLink to={`/items/${location.id}`}>{location.city}</AppLink>
+            <Link to={`/items/${location.id}`}>{location.city}</Link>
           </li>
         ))}
       </ul>

@@ -136,47 +136,6 @@ test.describe("axe: WCAG 2.1 A and AA", () => {
 test.describe("client navigations for screen readers", () => {
   const announcer = (page: Page) => page.locator("#route-announcer");
 
-  test("the new page's title is announced, not on the first load nor on a refresh of the same page", async ({
-    page,
-  }) => {
-    await page.goto("/now");
-    await waitForHydration(page);
-    await expect(announcer(page)).toHaveAttribute("role", "status");
-    const renderedAt = await page.locator("time").getAttribute("dateTime");
-    await page.getByRole("button", { name: "Refresh" }).click();
-    await expect(page.locator("time")).not.toHaveAttribute("dateTime", renderedAt ?? "");
-    await expect(announcer(page)).toHaveText("");
-
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Items" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
-    await expect(announcer(page)).toHaveText("Edge locations · Edge app");
-    await page.getByRole("link", { name: "Lagos" }).click();
-    await expect(announcer(page)).toHaveText("Lagos · Edge app");
-  });
-
-  test("focus moves to the new page's h1 on a navigation; back announces and leaves focus alone", async ({
-    page,
-  }) => {
-    await page.goto("/");
-    await waitForHydration(page);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).focus();
-    await page.keyboard.press("Enter");
-    const heading = page.getByRole("heading", { level: 1 });
-    await expect(heading).toHaveText("Glossary");
-    await expect(heading).toBeFocused();
-    // The next Tab continues in the new page, not in the navigation that was left.
-    await page.keyboard.press("Tab");
-    await expect(page.getByRole("link", { name: "Edge", exact: true })).toBeFocused();
-
-    await page.keyboard.press("Enter");
-    await expect(heading).toHaveText("Edge");
-    await expect(heading).toBeFocused();
-    await page.goBack();
-    await expect(heading).toHaveText("Glossary");
-    await expect(announcer(page)).toHaveText("Glossary · Edge app");
-    await expect(heading).not.toBeFocused();
-  });
-
   test("the skip link is the first Tab stop, shows itself, and takes the next Tab into the content", async ({
     page,
   }) => {
@@ -193,6 +152,22 @@ test.describe("client navigations for screen readers", () => {
     await expect(page.getByRole("link", { name: "What time is it at the edge?" })).toBeFocused();
     // A fragment is not a new page: nothing is announced.
     await expect(announcer(page)).toHaveText("");
+  });
+
+  test("the site navigation marks the current page (NavLink): Home only on /, Items on an item's page", async ({
+    page,
+  }) => {
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const current = () => nav.locator('[aria-current="page"]');
+    await page.goto("/");
+    await waitForHydration(page);
+    await expect(current()).toHaveText(["Home"]);
+    await page.getByRole("link", { name: "Edge locations" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
+    await expect(current()).toHaveText(["Items"]);
+    await page.getByRole("link", { name: "Lagos" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+    await expect(current()).toHaveText(["Items"]);
   });
 
   test("the navigation controls' loading status is a live region there before it speaks", async ({

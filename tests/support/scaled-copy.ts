@@ -153,7 +153,7 @@ async function replaceOnce(file: string, search: string, replacement: string): P
 }
 
 /** A static page like a product's: its own title, text and loader data. */
-const SCALE_PAGE_MODULE = `import { AppLink } from "../components/app-link";
+const SCALE_PAGE_MODULE = `import { Link } from "react-router";
 
 type LoaderArgs = { params: { page?: string } };
 type Props = { loaderData: { page: number; renderedAt: string } };
@@ -176,7 +176,7 @@ export default function ScalePage({ loaderData }: Props) {
         Generated static page number {page}, rendered at <time dateTime={loaderData.renderedAt}>{loaderData.renderedAt}</time>.
       </p>
       <p>
-        <AppLink to={\`/scale/\${page + 1}\`}>Next page</AppLink> · <AppLink to="/about">About</AppLink>
+        <Link to={\`/scale/\${page + 1}\`}>Next page</Link> · <Link to="/about">About</Link>
       </p>
     </>
   );

@@ -1,33 +1,72 @@
 /**
  * docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
- * prefetched, and when. Lives in the lazily loaded navigation platform, so none of it is in the first-load
- * JavaScript; it starts when the platform is installed, after hydration.
+ * prefetched, and when (docs/decisions/015-react-router-links.md). Lives in the lazily loaded navigation
+ * platform, so none of it is in the first-load JavaScript; it starts when the platform is installed, after
+ * hydration.
  *
- * A link takes part when its anchor carries `data-prefetch` (AppLink renders it), whose value is the mode:
- * - "viewport" (AppLink's default): once the link is visible, in the order the links appear on screen;
+ * Every link takes part: React Router's `Link` and `NavLink` render plain anchors, so the platform watches
+ * anchors, whatever component rendered them. An anchor's `data-prefetch` (passed through by `Link` and
+ * `NavLink` like any other attribute) chooses the mode:
+ * - absent (the default): once the link is visible, in the order the links appear on screen;
  * - "render": as soon as the link is in the document;
  * - "intent": only on intent (below);
  * - "none": never (the per-link opt-out).
  * Intent on any of them except "none" (the pointer resting 100 ms, focus, a touch) moves the link's
  * prefetch to the front of the queue, or starts it there. A click cancels a pending hover, so a
  * navigation never races its own hover prefetch. Everything goes through the one bounded queue
- * (`prefetch` is navigation-platform.ts's `prefetchPage`), which also skips Save-Data / 2g and off-origin
- * targets.
+ * (`prefetch` is navigation-platform.ts's `prefetchPage`), which also skips Save-Data / 2g.
+ * React Router's own `prefetch` prop is not used: its `<link>` tags would bypass the queue (the lint
+ * refuses it, app/platform/lint/react-router-prefetch.grit).
  */
 
 export type LinkPrefetchMode = "none" | "intent" | "viewport" | "render";
 
+/** What decides a link's mode, besides the page's origin: its anchor's attributes. */
+export type LinkFacts = {
+  /** The resolved `href` (HTMLAnchorElement.href). */
+  href: string;
+  /** `target`, `download` and `data-prefetch` as written, null when absent. */
+  target: string | null;
+  download: string | null;
+  prefetch: string | null;
+};
+
 type Prefetch = (href: string, options: { ahead: boolean }) => void;
 
-const LINKS = "a[data-prefetch]";
+const LINKS = "a[href]";
 
-/** Hovering this long reads as intent; a pointer passing over a list does not. */
+/** Hovering this long reads as intent; a pointer passing over a list does not (React Router's own delay). */
 const INTENT_DELAY_MS = 100;
 
-/** The link's mode; an unknown value counts as the default. */
-export function linkPrefetchMode(anchor: HTMLAnchorElement): LinkPrefetchMode {
-  const mode = anchor.dataset.prefetch;
+/**
+ * The link's mode. Links a client navigation never follows are "none": another origin (or `mailto:` and
+ * the like), a download, a link that opens another browsing context. An unknown `data-prefetch` counts as
+ * the default.
+ */
+export function linkPrefetchMode(link: LinkFacts, pageOrigin: string): LinkPrefetchMode {
+  if (link.download !== null) return "none";
+  if (link.target !== null && link.target !== "" && link.target.toLowerCase() !== "_self") return "none";
+  let origin: string;
+  try {
+    origin = new URL(link.href).origin;
+  } catch {
+    return "none";
+  }
+  if (origin !== pageOrigin) return "none";
+  const mode = link.prefetch;
   return mode === "none" || mode === "intent" || mode === "render" ? mode : "viewport";
+}
+
+function modeOf(anchor: HTMLAnchorElement): LinkPrefetchMode {
+  return linkPrefetchMode(
+    {
+      href: anchor.href,
+      target: anchor.getAttribute("target"),
+      download: anchor.getAttribute("download"),
+      prefetch: anchor.getAttribute("data-prefetch"),
+    },
+    window.location.origin,
+  );
 }
 
 /**
@@ -54,7 +93,7 @@ export class LinkPrefetcher {
       subtree: true,
       childList: true,
       attributes: true,
-      attributeFilter: ["href", "data-prefetch"],
+      attributeFilter: ["href", "target", "download", "data-prefetch"],
     });
     root.addEventListener("mouseover", (event) => this.#onPointerOver(event));
     root.addEventListener("mouseout", (event) => this.#onPointerOut(event));
@@ -78,7 +117,9 @@ export class LinkPrefetcher {
       if (!anchor.isConnected) this.#unwatch(anchor);
     }
     for (const anchor of document.querySelectorAll<HTMLAnchorElement>(LINKS)) {
-      const mode = linkPrefetchMode(anchor);
+      // `a[href]` matches SVG links too; they are not navigations React Router makes.
+      if (!(anchor instanceof HTMLAnchorElement)) continue;
+      const mode = modeOf(anchor);
       if (mode === "render") this.#prefetchOnce(anchor, false);
       if (mode === "viewport" && !this.#watched.has(anchor)) {
         this.#watched.add(anchor);
@@ -160,6 +201,6 @@ export class LinkPrefetcher {
 
 /** The prefetching link an event happened in, if any ("none" links never prefetch). */
 function intentLink(target: EventTarget | null): HTMLAnchorElement | undefined {
-  const anchor = target instanceof Element ? target.closest<HTMLAnchorElement>(LINKS) : null;
-  return anchor && linkPrefetchMode(anchor) !== "none" ? anchor : undefined;
+  const anchor = target instanceof Element ? target.closest(LINKS) : null;
+  return anchor instanceof HTMLAnchorElement && modeOf(anchor) !== "none" ? anchor : undefined;
 }

@@ -53,8 +53,8 @@ export type Navigate = (to: To | number | null, options?: RouterNavigateOptions)
  * Runs `intercept` in front of every `router.navigate` call, with the original to call on.
  * Assumption "router.navigate is an own, writable property that links and useNavigate call at call time"
  * (React Router's instrumentation API cannot do this: its navigate hook is not given `replace`). The
- * browser side of it is tested by tests/e2e/navigation.spec.ts, "route code that fails or takes longer
- * than 3800 ms".
+ * browser side of it is tested by tests/platform/browser/navigation.spec.ts, "route code slower than
+ * 3.8 s" and "route code answered 404".
  */
 export function interceptNavigate(
   router: DataRouter,
@@ -68,7 +68,7 @@ export function interceptNavigate(
 /**
  * Puts `intercept` in front of the page's `fetch`, with the original to call on. Assumption "single fetch
  * requests page data through the global fetch, looked up at call time" (tested in the browser by
- * tests/e2e/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").
+ * tests/platform/browser/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").
  */
 export function interceptFetch(
   intercept: (nativeFetch: typeof fetch, input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,

@@ -21,6 +21,17 @@ export function preloadModule(url: string): Promise<void> {
   return preloadWithLink(url, { rel: "modulepreload" });
 }
 
+/**
+ * A route's CSS for a page the visitor may go to: `prefetch`, not `preload`. A preload tells the browser
+ * this page needs the file, and Chromium warns ("preloaded using link preload but not used within a few
+ * seconds") when it does not; a prefetch is for a later navigation, kept in the HTTP cache, where React
+ * Router's own stylesheet link finds it.
+ */
+export function prefetchStyle(url: string): Promise<void> {
+  return preloadWithLink(url, { rel: "prefetch" });
+}
+
+/** A route's CSS for the navigation starting now (the route-code gate): it is used within moments. */
 export function preloadStyle(url: string): Promise<void> {
   return preloadWithLink(url, { rel: "preload", as: "style" });
 }

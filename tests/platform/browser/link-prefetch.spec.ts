@@ -1,0 +1,370 @@
+import type { Page } from "@playwright/test";
+import {
+  dataRequests,
+  expect,
+  holdRequests,
+  isSameDocument,
+  linksNeverVisible,
+  markDocument,
+  navigateWithRouter,
+  targetOf,
+  test,
+  waitForHydration,
+} from "./fixture-app";
+
+/**
+ * docs/contract.md C5's default on React Router's own links (docs/decisions/015-react-router-links.md): every
+ * same-origin Link and NavLink is prefetched once visible, through the bounded queue, in the order the links
+ * appear; intent moves a link ahead; `data-prefetch` picks another mode or opts out; Save-Data / 2g switch it
+ * off; nothing is requested twice, even when a prefetch races the click; route CSS is prefetched with a hint
+ * the browser does not warn about (app/platform/navigation/link-prefetch.ts).
+ */
+
+const isPrefetch = (path: string) => targetOf(path) !== undefined;
+
+/** Appends a plain link to `main`, as a product page would render one, optionally below the fold. */
+async function appendLink(page: Page, href: string, mode: string | null, { belowFold = false } = {}) {
+  await page.evaluate(
+    ({ href, mode, belowFold }) => {
+      const main = document.getElementById("main");
+      if (!main) throw new Error("no main");
+      if (belowFold) {
+        const spacer = document.createElement("div");
+        spacer.style.height = "4000px"; // CSSOM, not a style attribute: the policy allows it
+        main.appendChild(spacer);
+      }
+      const link = document.createElement("a");
+      link.href = href;
+      if (mode) link.dataset.prefetch = mode;
+      link.textContent = `appended ${href}`;
+      main.appendChild(link);
+    },
+    { href, mode, belowFold },
+  );
+}
+
+test("a page of plain Links and NavLinks: visible links prefetched at most 5 at once, each file once", async ({
+  page,
+}) => {
+  const hold = await holdRequests(page, isPrefetch);
+  await page.goto("/links");
+  await waitForHydration(page);
+  await expect.poll(() => hold.held.length).toBe(5);
+  await page.waitForTimeout(300);
+  expect(hold.held.length).toBe(5);
+
+  hold.letThrough(() => true);
+  while (hold.held.length > 0) {
+    await hold.release();
+    await page.waitForTimeout(20);
+    expect(hold.held.length).toBeLessThanOrEqual(5);
+  }
+  await page.waitForLoadState("networkidle");
+  expect(hold.mostHeld).toBe(5);
+  expect(new Set(hold.seen).size).toBe(hold.seen.length);
+  // The header's Links, the page's NavLinks and Links: code for every page, data for the static ones.
+  expect(new Set(hold.seen.map(targetOf))).toEqual(
+    new Set([
+      "/",
+      "/about",
+      "/now",
+      "/items",
+      "/glossary",
+      "/messages",
+      "/glossary/:slug",
+      "/items/:id",
+      "/glossary/edge",
+    ]),
+  );
+  // More than the queue's five, so the bound was reached and held.
+  expect(hold.seen.length).toBeGreaterThan(10);
+});
+
+test('data-prefetch="intent" waits for intent; data-prefetch="none" never prefetches, hovered or not', async ({
+  page,
+}) => {
+  const requests = dataRequests(page);
+  await page.goto("/links");
+  await waitForHydration(page);
+  await expect.poll(() => requests).toContain("/glossary/edge.data");
+  await page.waitForLoadState("networkidle");
+  expect(requests).not.toContain("/glossary/worker.data");
+
+  await page.getByRole("link", { name: "isolate, never prefetched" }).hover();
+  await page.waitForTimeout(300);
+  await page.getByRole("link", { name: "worker, on intent" }).hover();
+  await expect.poll(() => requests).toContain("/glossary/worker.data");
+  await page.waitForLoadState("networkidle");
+  expect(requests).not.toContain("/glossary/isolate.data");
+});
+
+test("the site navigation's NavLink marks the current page itself and is not prefetched", async ({
+  page,
+}) => {
+  const requests = dataRequests(page);
+  await page.goto("/links");
+  await waitForHydration(page);
+  const sections = page.getByRole("navigation", { name: "Sections" });
+  await expect(sections.getByRole("link", { name: "This page" })).toHaveAttribute("aria-current", "page");
+  await expect(sections.getByRole("link", { name: "About page" })).not.toHaveAttribute("aria-current");
+  await page.waitForLoadState("networkidle");
+  expect(requests).not.toContain("/links.data");
+});
+
+test("visible links are prefetched in the order they appear; intent moves a link ahead", async ({ page }) => {
+  const hold = await holdRequests(page, isPrefetch);
+  await page.goto("/");
+  await waitForHydration(page);
+  await expect.poll(() => hold.held.length).toBe(5);
+  await page.waitForTimeout(300);
+  expect(hold.held.length).toBe(5);
+
+  // The navigation row, left to right (Home is this page): About's files (code, CSS, data) first.
+  expect(hold.held.map(({ path }) => targetOf(path))).toEqual([
+    "/about",
+    "/about",
+    "/about",
+    "/now",
+    "/items",
+  ]);
+
+  // The pointer rests on "Messages", last in line: its code starts as soon as a slot frees.
+  await page.getByRole("link", { name: "Messages" }).hover();
+  await page.waitForTimeout(300);
+  expect(hold.held.length).toBe(5);
+  await hold.release();
+  await expect.poll(() => hold.held.length).toBe(5);
+  expect(targetOf(hold.held.at(-1)?.path ?? "")).toBe("/messages");
+
+  hold.letThrough(() => true);
+  while (hold.held.length > 0) await hold.release();
+  await page.waitForLoadState("networkidle");
+  expect(hold.mostHeld).toBe(5);
+  // Every target once, in the order its first file was asked for (the glossary's code imports a chunk it
+  // shares with the term pages); no file twice.
+  expect([...new Set(hold.seen.map(targetOf))]).toEqual([
+    "/about",
+    "/now",
+    "/items",
+    "/messages",
+    "/glossary",
+    "/glossary/:slug",
+  ]);
+  expect(new Set(hold.seen).size).toBe(hold.seen.length);
+});
+
+/**
+ * What the page fetched from the network since `from` resource entries: a file the HTTP cache answered
+ * (a prefetched stylesheet) transfers nothing; data the platform's cache answered is no request at all.
+ */
+function fetchedFromNetwork(page: Page, from: number): Promise<string[]> {
+  return page.evaluate(
+    (from) =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .slice(from)
+        .filter((entry) => entry.transferSize > 0)
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((path) => path !== "/favicon.svg"),
+    from,
+  );
+}
+
+const resourceCount = (page: Page) => page.evaluate(() => performance.getEntriesByType("resource").length);
+
+test("a prefetched static page is shown without a request; a dynamic one makes exactly one (its data)", async ({
+  page,
+}) => {
+  const requests = dataRequests(page);
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  expect(requests).toContain("/about.data");
+  await markDocument(page);
+
+  let before = await resourceCount(page);
+  await page.getByRole("link", { name: "About", exact: true }).evaluate((link: HTMLElement) => link.click());
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  await page.waitForLoadState("networkidle");
+  expect(await fetchedFromNetwork(page, before)).toEqual([]);
+
+  before = await resourceCount(page);
+  await page.getByRole("link", { name: "Now", exact: true }).evaluate((link: HTMLElement) => link.click());
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await page.waitForLoadState("networkidle");
+  expect(await fetchedFromNetwork(page, before)).toEqual(["/now.data"]);
+  expect(await isSameDocument(page)).toBe(true);
+});
+
+test("a static page prefetched, then visited within 300 s, makes no data request; after 300 s it does", async ({
+  page,
+}) => {
+  await page.clock.install();
+  const requests = dataRequests(page);
+  await page.goto("/glossary");
+  await waitForHydration(page);
+  await expect
+    .poll(() => requests)
+    .toEqual(expect.arrayContaining(["/glossary/edge.data", "/glossary/worker.data"]));
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+
+  requests.length = 0;
+  await page.getByRole("link", { name: "edge", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("edge");
+  // The header's "Glossary" link prefetches the glossary's data; the term's own came from the cache.
+  expect(requests.filter((path) => path !== "/glossary.data")).toEqual([]);
+
+  await page.getByRole("link", { name: "Glossary", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glossary");
+  await page.clock.fastForward("05:01");
+  requests.length = 0;
+  await page.getByRole("link", { name: "worker", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("worker");
+  expect(requests).toContain("/glossary/worker.data");
+  expect(await isSameDocument(page)).toBe(true);
+});
+
+test("a dynamic page fetches its data on every navigation, prefetched or not", async ({ page }) => {
+  const requests = dataRequests(page);
+  await page.goto("/items");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  // The visible links to static pages had their data prefetched; none of the dynamic ones did.
+  expect(requests.filter((path) => path.startsWith("/items"))).toEqual([]);
+  await markDocument(page);
+
+  await page.getByRole("link", { name: "Lagos" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+  await page.goForward();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+  await page.getByRole("link", { name: "Items", exact: true }).click();
+  await page.getByRole("link", { name: "Lagos" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+
+  expect(requests.filter((path) => path === "/items/los.data")).toHaveLength(3);
+  expect(requests.filter((path) => path === "/items.data")).toHaveLength(2);
+  expect(await isSameDocument(page)).toBe(true);
+});
+
+test("a link below the fold is prefetched when it is scrolled into view, not before", async ({ page }) => {
+  const requests = dataRequests(page);
+  await page.goto("/about");
+  await waitForHydration(page);
+  await appendLink(page, "/glossary/isolate", null, { belowFold: true });
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(300);
+  expect(requests).not.toContain("/glossary/isolate.data");
+
+  await page.getByRole("link", { name: "appended /glossary/isolate" }).scrollIntoViewIfNeeded();
+  await expect.poll(() => requests).toContain("/glossary/isolate.data");
+});
+
+for (const [name, connection] of [
+  ["Save-Data", { saveData: true, effectiveType: "4g" }],
+  ["a 2g connection", { saveData: false, effectiveType: "2g" }],
+] as const) {
+  test(`on ${name}, no link is prefetched, code or data, visible or hovered`, async ({ page }) => {
+    await page.addInitScript((value) => {
+      Object.defineProperty(navigator, "connection", { value, configurable: true });
+    }, connection);
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+    await page.goto("/links");
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    await page.getByRole("link", { name: "worker, on intent" }).hover();
+    await page.waitForTimeout(500);
+    expect(requests.filter(isPrefetch)).toEqual([]);
+  });
+}
+
+test("route CSS is prefetched with a hint Chromium does not warn about when the page never shows it", async ({
+  page,
+}) => {
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  const styles: string[] = [];
+  page.on("requestfinished", (request) => {
+    if (request.url().endsWith(".css")) styles.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/now");
+  await waitForHydration(page);
+  // About's stylesheet is prefetched with its code (the header links to About)...
+  await expect.poll(() => styles.some((path) => targetOf(path) === "/about")).toBe(true);
+  // ...and never used: Chromium reports an unused preload about 3 s after the load event.
+  await page.waitForTimeout(4_000);
+  expect(warnings.filter((text) => /preload/i.test(text))).toEqual([]);
+
+  // It is still there for the navigation: About shows styled, from the cache.
+  await page.getByRole("link", { name: "About", exact: true }).click();
+  await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
+});
+
+test.describe("a prefetch racing the click joins the navigation: nothing is requested twice", () => {
+  test("the click comes before the hover's 100 ms are up", async ({ page }) => {
+    await linksNeverVisible(page);
+    const requests = dataRequests(page);
+    // About's code is loaded (its document was), so the click's data request starts at once.
+    await page.goto("/about");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Now", exact: true }).evaluate((link: HTMLElement) => link.click());
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    await page.waitForLoadState("networkidle");
+    requests.length = 0;
+    // The navigation's data is still on its way when the hover's 100 ms are up.
+    await page.route("**/about.data", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    // The pointer arrives and the click follows at once, without focusing the link (a script's click, an
+    // assistive technology's): no focus intent, and the hover's 100 ms are not up.
+    await page.getByRole("link", { name: "About", exact: true }).evaluate((link: HTMLElement) => {
+      link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+      link.click();
+    });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+    await page.waitForTimeout(300);
+    await page.waitForLoadState("networkidle");
+    expect(requests).toEqual(["/about.data"]);
+  });
+
+  test("the click comes while the hover's prefetch is on its way", async ({ page }) => {
+    await linksNeverVisible(page);
+    const hold = await holdRequests(page, (path) => path === "/about.data");
+    await page.goto("/now");
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    await markDocument(page);
+    await page.getByRole("link", { name: "About", exact: true }).hover();
+    await expect.poll(() => hold.held.length).toBe(1);
+    await page.getByRole("link", { name: "About", exact: true }).click();
+    await page.waitForTimeout(200);
+    await hold.release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+    await page.waitForLoadState("networkidle");
+    expect(hold.seen).toEqual(["/about.data"]);
+    expect(await isSameDocument(page)).toBe(true);
+  });
+
+  test("intent on a link to the page whose data the navigation is fetching", async ({ page }) => {
+    await linksNeverVisible(page);
+    const hold = await holdRequests(page, (path) => path === "/glossary/isolate.data");
+    await page.goto("/about");
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    // The navigation's own request is held; meanwhile intent on a link to the same page asks for it.
+    void navigateWithRouter(page, "/glossary/isolate").catch(() => {});
+    await expect.poll(() => hold.held.length).toBe(1);
+    await appendLink(page, "/glossary/isolate", "intent");
+    await page.getByRole("link", { name: "appended /glossary/isolate" }).focus();
+    await page.waitForTimeout(200);
+    await hold.release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("isolate");
+    await page.waitForLoadState("networkidle");
+    expect(hold.seen).toEqual(["/glossary/isolate.data"]);
+  });
+});

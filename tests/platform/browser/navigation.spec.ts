@@ -1,0 +1,222 @@
+import type { Page, Route } from "@playwright/test";
+import {
+  documentLoad,
+  expect,
+  isSameDocument,
+  markDocument,
+  navigateWithRouter,
+  test,
+  waitForHydration,
+} from "./fixture-app";
+
+/**
+ * The navigation fallbacks (docs/contract.md C3, C4, C9) and what a screen reader gets from a client navigation,
+ * on the fixture's plain React Router links (app/platform/navigation/).
+ */
+
+/** A client-side replace, as `<Link replace>` or `navigate(to, { replace: true })` does. */
+async function replaceWithRouter(page: Page, to: string): Promise<void> {
+  await page.evaluate(async (target) => {
+    const router = (
+      window as unknown as {
+        __reactRouterDataRouter: { navigate(to: string, options: { replace: boolean }): Promise<void> };
+      }
+    ).__reactRouterDataRouter;
+    await router.navigate(target, { replace: true });
+  }, to);
+}
+
+test.describe("page data that cannot be fetched becomes a full navigation (docs/contract.md C3, C9)", () => {
+  const failures: [string, (route: Route) => Promise<void>][] = [
+    ["the request fails", (route) => route.abort("failed")],
+    [
+      "a proxy answers an HTML 502",
+      (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }),
+    ],
+    [
+      "the answer is an HTML page",
+      (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Sign in to the Wi-Fi</h1>" }),
+    ],
+    [
+      "the body cannot be decoded",
+      (route) => route.fulfill({ status: 200, contentType: "text/x-script", body: "garbage" }),
+    ],
+  ];
+
+  for (const [what, fail] of failures) {
+    test(`when ${what}, the browser loads the target page`, async ({ page, pageProblems }) => {
+      pageProblems.expect(/Failed to load resource/);
+      let failed = 0;
+      await page.route("**/items/nrt.data*", async (route) => {
+        failed++;
+        await fail(route);
+      });
+      await page.goto("/items");
+      await waitForHydration(page);
+      await markDocument(page);
+      await page.getByRole("link", { name: "Tokyo" }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+      expect(failed).toBe(1);
+      expect(await isSameDocument(page)).toBe(false);
+      expect(await documentLoad(page)).toMatchObject({ type: "navigate" });
+      expect(new URL(page.url()).pathname).toBe("/items/nrt");
+    });
+  }
+
+  test("a push stays a push and a replace stays a replace", async ({ page, pageProblems }) => {
+    pageProblems.expect(/Failed to load resource/);
+    await page.route(/\/(items|glossary)\.data/, (route) => route.abort("failed"));
+    await page.goto("/about");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Now", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    const length = await page.evaluate(() => history.length);
+
+    void replaceWithRouter(page, "/glossary").catch(() => {});
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glossary");
+    expect(await page.evaluate(() => history.length)).toBe(length);
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Items", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    expect(await page.evaluate(() => history.length)).toBe(length);
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  });
+
+  test("a background fetcher whose data fails is not turned into a navigation", async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(/Failed to load resource|net::ERR_FAILED/);
+    await page.route("**/items.data*", (route) => route.abort("failed"));
+    await page.goto("/now");
+    await waitForHydration(page);
+    await markDocument(page);
+    await page.evaluate(async () => {
+      const router = (
+        window as unknown as { __reactRouterDataRouter: { fetch(...args: unknown[]): Promise<void> } }
+      ).__reactRouterDataRouter;
+      await router.fetch("reference-fetcher", "routes/now", "/items");
+    });
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe("/now");
+    expect(await isSameDocument(page)).toBe(true);
+  });
+});
+
+test.describe("route loading time-out (docs/contract.md C4)", () => {
+  const ITEM_MODULE = /\/assets\/item-[^/]+\.js$/;
+
+  test("route code slower than 3.8 s: the browser loads the target page instead", async ({ page }) => {
+    let delayed = false;
+    await page.route(ITEM_MODULE, async (route) => {
+      if (!delayed) {
+        delayed = true;
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+      }
+      await route.continue().catch(() => {});
+    });
+    await page.goto("/now");
+    await waitForHydration(page);
+    await markDocument(page);
+    const started = Date.now();
+    const documentRequest = page.waitForRequest((request) => request.isNavigationRequest(), {
+      timeout: 10_000,
+    });
+    void navigateWithRouter(page, "/items/ams").catch(() => {});
+    await documentRequest;
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(3_500);
+    expect(elapsed).toBeLessThan(5_000);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+    expect(new URL(page.url()).pathname).toBe("/items/ams");
+    expect(await documentLoad(page)).toMatchObject({ type: "navigate" });
+  });
+
+  test("route code that takes 1 s: still a client-side navigation", async ({ page }) => {
+    await page.route(ITEM_MODULE, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    await page.goto("/now");
+    await waitForHydration(page);
+    await markDocument(page);
+    await navigateWithRouter(page, "/items/ams");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+    expect(await isSameDocument(page)).toBe(true);
+  });
+
+  test("route code answered 404: the browser loads the target page, not the old one again", async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
+    let failed = false;
+    await page.route(ITEM_MODULE, async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fulfill({ status: 404, body: "" });
+    });
+    await page.goto("/now");
+    await waitForHydration(page);
+    await markDocument(page);
+    void navigateWithRouter(page, "/items/ams").catch(() => {});
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+    expect(new URL(page.url()).pathname).toBe("/items/ams");
+    expect(await documentLoad(page)).toMatchObject({ type: "navigate" });
+  });
+});
+
+test.describe("client navigations for screen readers", () => {
+  const announcer = (page: Page) => page.locator("#route-announcer");
+
+  test("the new page's title is announced, not on the first load nor on a refresh of the same page", async ({
+    page,
+  }) => {
+    await page.goto("/now");
+    await waitForHydration(page);
+    await expect(announcer(page)).toHaveAttribute("role", "status");
+    const renderedAt = await page.locator("time").getAttribute("dateTime");
+    // A refresh (docs/contract.md C2): the loaders run again, the page stays.
+    await page.evaluate(async () => {
+      const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
+        .__reactRouterDataRouter;
+      await router.revalidate();
+    });
+    await expect(page.locator("time")).not.toHaveAttribute("dateTime", renderedAt ?? "");
+    await expect(announcer(page)).toHaveText("");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Items" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    await expect(announcer(page)).toHaveText("Items · Fixture");
+    await page.getByRole("link", { name: "Lagos" }).click();
+    await expect(announcer(page)).toHaveText("Lagos · Fixture");
+  });
+
+  test("focus moves to the new page's h1 on a navigation; back announces and leaves focus alone", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).focus();
+    await page.keyboard.press("Enter");
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveText("Glossary");
+    await expect(heading).toBeFocused();
+    // The next Tab continues in the new page, not in the navigation that was left.
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "edge", exact: true })).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(heading).toHaveText("edge");
+    await expect(heading).toBeFocused();
+    await page.goBack();
+    await expect(heading).toHaveText("Glossary");
+    await expect(announcer(page)).toHaveText("Glossary · Fixture");
+    await expect(heading).not.toBeFocused();
+  });
+});
