@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { measureFirstLoad } from "../support/first-load.ts";
-import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
 /**
  * At most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
