@@ -5,8 +5,8 @@ import { loopbackOrigin, parseSentryIngestDsn, type SentryIngestDsn } from "./mo
 
 /**
  * The platform's configuration: the Worker's variables (wrangler.toml `[vars]`, secrets, `.dev.vars`), read
- * and checked in one place, once per isolate (`platformConfig`) and once at build (vite.config.ts checks the
- * variables the build is deployed with). Everything else — the tunnel, both Sentry set-ups, the root loader,
+ * and checked in one place, once per isolate (`platformConfig`) and once at build (the platform's Vite
+ * plugin checks the variables the build is deployed with). Everything else — the tunnel, both Sentry set-ups, the root loader,
  * the page's CSP, the failure routes — reads this object, never `env` itself. An invalid value is an error
  * that names the variable; nothing falls back silently.
  */
