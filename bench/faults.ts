@@ -13,10 +13,11 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { chromium, type Page } from "@playwright/test";
+import { type ServedBuild, serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { storedMessageCount, TEST_VARS } from "../tests/support/build-under-test.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../tests/support/serve-build.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { percentile } from "./stats.ts";
 

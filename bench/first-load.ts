@@ -2,8 +2,9 @@
  * npm run bench:first-load: the first-load JavaScript of a static and a dynamic page of the production
  * build served in workerd, raw and gzip -9, and any Sentry code in it. Ends with one summary line.
  */
+
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { measureFirstLoad } from "../tests/support/first-load.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 
 const KB = 1024;
 const app = await serveBuild();

@@ -10,9 +10,10 @@
  */
 import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "../tests/support/build-under-test.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { serveBuild, TEST_VARS } from "../tests/support/serve-build.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { isolateHeapMiB } from "./isolate-heap.ts";
 

@@ -6,8 +6,8 @@
  * harness (docs/PERFORMANCE.md). Median of 9 runs each. Ends with one summary line.
  */
 import { chromium, type Page } from "@playwright/test";
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 import { median } from "./stats.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);

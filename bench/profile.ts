@@ -9,9 +9,9 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { connectToWorker } from "./worker-inspector.ts";
 

@@ -9,11 +9,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { contentSecurityPolicy } from "../app/platform/security-headers.ts";
-import { inlineScripts, scriptHash } from "../app/platform/static-page-headers.ts";
+import { inlineScripts, scriptHash } from "../app/platform/static-page-policy.ts";
 import { measureFirstLoad } from "../tests/support/first-load.ts";
 import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "../tests/support/scaled-copy.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 
 const COUNTS = process.argv.slice(2).map(Number);
 const PAGE_COUNTS = COUNTS.length > 0 ? COUNTS : [100, 1_000, 10_000];

@@ -10,8 +10,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { median } from "./stats.ts";

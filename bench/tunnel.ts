@@ -2,8 +2,9 @@
  * npm run bench:tunnel: the latency /monitoring adds over posting the same envelope straight to the
  * ingest stand-in (both on 127.0.0.1), sequential requests, interleaved A B A B. Ends with one summary line.
  */
+
+import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { serveBuild } from "../tests/support/serve-build.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { percentile } from "./stats.ts";
 

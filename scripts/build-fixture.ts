@@ -4,7 +4,7 @@ import { buildAside } from "./build-aside.ts";
 
 /**
  * npm run build:fixture: builds the platform's test fixture (tests/fixture/app) with the real Worker into
- * build-fixture/, which the platform's tests serve (tests/support/serve-build.ts, FIXTURE_BUILD_DIRECTORY).
+ * build-fixture/, which the platform's tests serve (tests/support/build-under-test.ts, FIXTURE_BUILD_DIRECTORY).
  */
 await buildAside({
   APP_DIRECTORY: "tests/fixture/app",

@@ -1,11 +1,4 @@
-/**
- * Loopback names: local serving (`npm start`, the tests, `npm run dev`) is plain http on these,
- * and browsers treat them as secure contexts. `*.localhost` always resolves to loopback (RFC 6761).
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return name === "localhost" || name === "127.0.0.1" || name === "[::1]" || name.endsWith(".localhost");
-}
+import { isLoopbackHostname } from "../app/platform/http/loopback";
 
 /**
  * A plain-http request to a deployed Worker is sent to https. The zone's "Always Use HTTPS"

@@ -1,6 +1,6 @@
 import type { PlatformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_MAX_ANSWER_BYTES, REQUEST_BODY_TIMEOUT_MS } from "../app/platform/constants";
-import { readLimitedBody } from "../app/platform/http/read-limited-body";
+import { readLimited, readLimitedBody } from "../app/platform/http/read-limited-body";
 import {
   envelopeUrl,
   isSameDsn,
@@ -67,8 +67,16 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       void upstream.body?.cancel().catch(() => {});
       return plain(502, "Bad Gateway: Sentry answered with a redirect, which the tunnel does not follow.");
     }
-    const answer = await readAnswer(upstream, MONITORING_TUNNEL_MAX_ANSWER_BYTES, signal);
-    if (answer === "too large") {
+    // Sentry's answer costs at most that much memory, however large or endless; the rest is cancelled unread.
+    const answer = await readLimited(upstream.body, upstream.headers.get("Content-Length"), {
+      maxBytes: MONITORING_TUNNEL_MAX_ANSWER_BYTES,
+      signal,
+    });
+    if (!answer.ok && answer.failure === "aborted")
+      return plain(504, "Gateway Timeout: Sentry did not answer in time.");
+    if (!answer.ok && answer.failure === "unreadable")
+      return plain(502, "Bad Gateway: Sentry's answer could not be read to its end.");
+    if (!answer.ok) {
       return plain(
         502,
         `Bad Gateway: Sentry's answer exceeds ${MONITORING_TUNNEL_MAX_ANSWER_BYTES} bytes, which the tunnel does not read.`,
@@ -80,7 +88,10 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       if (value !== null) kept.set(name, value);
     }
     // A 204 (or any empty answer) must have no body at all: Response refuses one for null-body statuses.
-    return new Response(answer.byteLength > 0 ? answer : null, { status: upstream.status, headers: kept });
+    return new Response(answer.body.byteLength > 0 ? answer.body : null, {
+      status: upstream.status,
+      headers: kept,
+    });
   } catch (error) {
     if (signal.aborted) return plain(504, "Gateway Timeout: Sentry did not answer in time.");
     return plain(
@@ -88,50 +99,6 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
       `Bad Gateway: Sentry could not be reached (${error instanceof Error ? error.name : "error"}).`,
     );
   }
-}
-
-/**
- * Sentry's answer, read to at most `maxBytes`: a huge or endless answer costs that much memory
- * and no more; the rest is cancelled unread. Rejects when `signal` aborts, however slowly bytes drip in.
- */
-async function readAnswer(
-  upstream: Response,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<Uint8Array<ArrayBuffer> | "too large"> {
-  if (!upstream.body) return new Uint8Array();
-  const reader = upstream.body.getReader();
-  if (Number(upstream.headers.get("Content-Length")) > maxBytes) {
-    void reader.cancel().catch(() => {});
-    return "too large";
-  }
-  const aborted = new Promise<never>((_, reject) => {
-    const stop = () => reject(signal.reason);
-    if (signal.aborted) stop();
-    else signal.addEventListener("abort", stop, { once: true });
-  });
-  // The read that loses the race to the deadline must not become an unhandled rejection.
-  aborted.catch(() => {});
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), aborted]);
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > maxBytes) return "too large";
-      chunks.push(next.value);
-    }
-  } finally {
-    void reader.cancel().catch(() => {});
-  }
-  const answer = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    answer.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return answer;
 }
 
 /**

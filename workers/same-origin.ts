@@ -14,22 +14,3 @@ export function isCrossSiteMutation(request: Request, extraOrigins: ReadonlySet<
   const site = request.headers.get("Sec-Fetch-Site");
   return site !== null && !SAME_SITE_FETCH.has(site);
 }
-
-/**
- * The product's extra allowed origins, checked at build time: each must be an exact origin
- * (`https://preview.example.com`), as `isCrossSiteMutation` compares them, never a pattern or a URL.
- */
-export function exactOrigins(origins: readonly string[]): string[] {
-  return origins.map((origin) => {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {}
-    if (!parsed || parsed.origin !== origin || parsed.hostname.includes("*")) {
-      throw new Error(
-        `EXTRA_ACTION_ORIGINS: ${origin} is not an exact origin such as https://preview.example.com`,
-      );
-    }
-    return origin;
-  });
-}

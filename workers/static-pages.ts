@@ -1,7 +1,7 @@
 import { STATIC_PAGE_ROUTING_RULES } from "../app/platform/build-config";
+import { routingRulesMatcher } from "../app/platform/routing-rules";
 import type { PolicyOptions } from "../app/platform/security-headers";
-import { staticPageHeaders } from "../app/platform/static-page-headers";
-import { routingRulesMatcher } from "../app/platform/static-routes";
+import { staticPageHeaders } from "../app/platform/static-page-policy";
 
 /**
  * Pre-rendered pages, served by the Worker (docs/decisions/010-static-page-csp-at-scale.md): the

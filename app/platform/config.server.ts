@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "./constants.ts";
+import { isLoopbackHostname } from "./http/loopback.ts";
 import { loopbackOrigin, parseSentryIngestDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn.ts";
 
 /**
  * The platform's configuration: the Worker's variables (wrangler.toml `[vars]`, secrets, `.dev.vars`), read
- * and checked in one place, once per isolate (`platformConfig`) and once at build (vite.config.ts checks the
- * variables the build is deployed with). Everything else — the tunnel, both Sentry set-ups, the root loader,
+ * and checked in one place, once per isolate (`platformConfig`) and once at build (the platform's Vite
+ * plugin checks the variables the build is deployed with). Everything else — the tunnel, both Sentry set-ups, the root loader,
  * the page's CSP, the failure routes — reads this object, never `env` itself. An invalid value is an error
  * that names the variable; nothing falls back silently.
  */
@@ -135,8 +136,7 @@ function parseDsn(value: string): ParsedDsn | string {
     return "names sentry.io but is not an ingest DSN (copy it from the project's Client Keys page)";
   }
   // A self-hosted Sentry over https; plain http only on loopback (local development and tests).
-  const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHostname(url.hostname))) {
     return "must use https (plain http only for a loopback host)";
   }
   // A secret key (legacy `key:secret@`) must never reach the browser.

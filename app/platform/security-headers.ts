@@ -1,7 +1,7 @@
 /**
  * The security headers of every response, as pure functions shared by the renderer
  * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
- * else it answers, and pre-rendered pages, allowed by hash: static-page-headers.ts, workers/static-pages.ts).
+ * else it answers, and pre-rendered pages, allowed by hash: static-page-policy.ts, workers/static-pages.ts).
  */
 
 /** Headers every response carries, documents or not (a JS file, a `.data` payload, a 403). */
@@ -48,7 +48,7 @@ export type ScriptAllowance = { nonce: string } | { sha256: readonly string[] };
 /**
  * `development` is `npm run dev` (import.meta.env.DEV): Vite injects CSS there as `<style>` elements it
  * creates from JavaScript (a route's `import "./page.css"`, the error overlay), which it marks with the
- * nonce of `<meta property="csp-nonce">` (root.tsx). Only those get in: style attributes stay refused,
+ * nonce of `<meta property="csp-nonce">` (app/platform/document.tsx). Only those get in: style attributes stay refused,
  * as in production, so code that works in development keeps working when deployed.
  */
 export type PolicyOptions = {

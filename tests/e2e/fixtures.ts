@@ -8,7 +8,8 @@ type PageProblems = {
 };
 
 /**
- * Every browser test fails on an uncaught page error or console error it did not declare (STYLE.md).
+ * Every browser test fails on an uncaught page error or console error it did not declare: a CSP violation or a
+ * hydration mismatch shows up only there, while the page may still look right.
  */
 export const test = base.extend<{ pageProblems: PageProblems }>({
   pageProblems: [

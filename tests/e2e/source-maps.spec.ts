@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { debugIdOfBundle } from "../../app/platform/source-maps.ts";
+import { debugIdOfBundle } from "../../app/platform/build/source-maps.ts";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "../support/build-under-test.ts";
 import {
   type IngestStandIn,
   receivedEvents,
   startIngestStandIn,
   TEST_DSN,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 import { expect, test, waitForHydration } from "./fixtures";
 
 // docs/decisions/009-source-maps.md: an error event reaching Sentry (here its stand-in) names, in

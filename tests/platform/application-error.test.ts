@@ -1,7 +1,8 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;
 let logs: WorkerdStructuredLog[] = [];

@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 /** What the Worker answers is made for one request; static assets keep their own caching. */
 const PER_REQUEST = "private, no-store";

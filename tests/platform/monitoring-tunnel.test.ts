@@ -1,10 +1,11 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
+import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 import { freePort } from "../support/free-port.ts";
 import type { IngestStandIn } from "../support/ingest-stand-in.ts";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";

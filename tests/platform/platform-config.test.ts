@@ -1,7 +1,8 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { describe, expect, test } from "vitest";
+import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 import { TEST_DSN } from "../support/ingest-stand-in";
-import { FIXTURE_BUILD_DIRECTORY, serveBuild, TEST_VARS } from "../support/serve-build";
 
 // The Worker reads its variables through one parsed configuration (app/platform/config.server.ts).
 

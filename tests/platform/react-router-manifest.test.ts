@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
 import { expect, test } from "vitest";
 import { routeAssets } from "../../app/platform/navigation/react-router-adapter";
-import { FIXTURE_BUILD_DIRECTORY } from "../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 
 // The navigation adapter's assumption "manifest routes list module, imports, css and hasLoader", checked
 // against the manifest React Router's build really writes (tests/unit/react-router-assumptions.test.ts

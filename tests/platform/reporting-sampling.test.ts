@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 import {
   type IngestStandIn,
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
 } from "../support/ingest-stand-in.ts";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild } from "../support/serve-build.ts";
 import { reportingVars } from "../support/serve-with-ingest.ts";
 
 // Requests the Worker does not trace skip the SDK's request wrapper (the cost of reporting, docs/PERFORMANCE.md): their

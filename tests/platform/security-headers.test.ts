@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
 } from "../../app/platform/security-headers";
-import { inlineScripts, scriptHash } from "../../app/platform/static-page-headers";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
+import { inlineScripts, scriptHash } from "../../app/platform/static-page-policy";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;
 

@@ -1,6 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { expect, test } from "vitest";
 import { freePort } from "../support/free-port";
-import { startCommand } from "./run-script";
+import { ROOT, startCommand } from "./run-script";
 
 // `npm run preview` serves the existing production build (`npm run build` first, as for the worker tests)
 // the way `npm start` does, without building again; `-- --port N` picks the port.
@@ -19,4 +21,22 @@ test("npm run preview -- --port N serves the built app on that port, without bui
   } finally {
     await preview.stop();
   }
+});
+
+// The local server is the platform's (app/platform/local-server/), not the tests': what `npm start` runs,
+// script by script, names nothing under tests/.
+test("npm start and npm run preview run nothing from tests/", async () => {
+  const { scripts } = JSON.parse(await readFile(resolve(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const reached = new Set<string>();
+  const pending = ["start"];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (reached.has(name)) continue;
+    reached.add(name);
+    for (const [, called] of scripts[name]?.matchAll(/npm run ([\w:-]+)/g) ?? [])
+      if (called) pending.push(called);
+  }
+  expect([...reached].sort()).toEqual(["build", "db:migrate:local", "preview", "start"]);
+  for (const name of reached) expect(scripts[name], name).not.toMatch(/\btests\//);
 });

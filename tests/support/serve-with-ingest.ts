@@ -1,5 +1,10 @@
+import {
+  type ServeBuildOptions,
+  type ServedBuild,
+  serveBuild,
+} from "../../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "./build-under-test.ts";
 import { type IngestStandIn, startIngestStandIn, TEST_DSN } from "./ingest-stand-in.ts";
-import { type ServeBuildOptions, type ServedBuild, serveBuild, TEST_VARS } from "./serve-build.ts";
 
 /**
  * The variables of a build that reports to a local ingest stand-in: the test variables, the test DSN (a

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { httpsRedirect, isLoopbackHostname } from "../../workers/https-redirect";
+import { httpsRedirect } from "../../workers/https-redirect";
 
 describe("httpsRedirect", () => {
   test.each([
@@ -21,16 +21,5 @@ describe("httpsRedirect", () => {
     "http://[::1]:8787/",
   ])("%s is answered as it is", (url) => {
     expect(httpsRedirect(new URL(url))).toBeUndefined();
-  });
-
-  test.each([
-    ["localhost", true],
-    ["a.b.localhost", true],
-    ["notlocalhost", false],
-    ["localhost.example", false],
-    ["127.0.0.2", false],
-    ["10.0.0.1", false],
-  ])("isLoopbackHostname(%s) is %s", (hostname, loopback) => {
-    expect(isLoopbackHostname(hostname)).toBe(loopback);
   });
 });

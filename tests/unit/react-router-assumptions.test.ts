@@ -91,7 +91,11 @@ const serverBuild = {
   assets: manifest,
   publicPath: "/",
   assetsBuildDirectory: "build/client",
-  future: { v8_middleware: true, unstable_trailingSlashAwareDataRequests: false },
+  // The flags react-router.config.ts sets that change request handling, checked against React Router's own
+  // type so a renamed or retired flag fails typecheck instead of being ignored.
+  future: { v8_middleware: true, v8_trailingSlashAwareDataRequests: false } satisfies Partial<
+    ServerBuild["future"]
+  >,
   ssr: true,
   isSpaMode: false,
   prerender: [],

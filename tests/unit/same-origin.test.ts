@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { exactOrigins, isCrossSiteMutation } from "../../workers/same-origin";
+import { exactOrigins } from "../../app/platform/build/app-under-build.ts";
+import { isCrossSiteMutation } from "../../workers/same-origin";
 
 const APP = "https://app.example";
 

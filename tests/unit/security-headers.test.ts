@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../app/platform/build/static-page-headers";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
@@ -7,13 +8,7 @@ import {
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
 } from "../../app/platform/security-headers";
-import {
-  HEADERS_FILE_MAX_RULES,
-  headersFileForAssets,
-  inlineScripts,
-  scriptHash,
-  staticPageHeaders,
-} from "../../app/platform/static-page-headers";
+import { inlineScripts, scriptHash, staticPageHeaders } from "../../app/platform/static-page-policy";
 
 describe("contentSecurityPolicy ", () => {
   test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {

@@ -1,10 +1,7 @@
 import { index, prefix, route } from "@react-router/dev/routes";
 import { describe, expect, test } from "vitest";
-import {
-  routingRulesMatcher,
-  staticPageRoutingRules,
-  staticRouteIds,
-} from "../../app/platform/static-routes";
+import { staticPageRoutingRules, staticRouteIds } from "../../app/platform/build/static-routes";
+import { routingRulesMatcher } from "../../app/platform/routing-rules";
 
 // A route config of the shape app/routes.ts has, independent of the product's routes.
 const routes = [

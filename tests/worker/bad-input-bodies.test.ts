@@ -1,9 +1,10 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REQUEST_BODY_TIMEOUT_MS } from "../../app/platform/constants";
+import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import { storedMessageCount } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // Bad bodies, for the two surfaces that read one: the /messages action and the /monitoring

@@ -1,7 +1,8 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
 
 // Bad headers : a clear 4xx or the normal page, never a 500; a refused post stores nothing.
 

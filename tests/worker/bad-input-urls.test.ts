@@ -1,7 +1,8 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "../support/build-under-test.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 
 // Bad URLs : each answers a clear 4xx (or the page the URL normalises to), never a 500, and
 // never a redirect off the site. GETs change nothing; no case may reach the server-error path.

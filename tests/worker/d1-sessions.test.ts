@@ -1,6 +1,7 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
 
 // Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { measureFirstLoad } from "../support/first-load.ts";
-import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
 /**
  * At most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
- * every page needs sits in one chunk (vite.config.ts, FIRST_LOAD_MODULES), which compresses better than
+ * every page needs sits in one chunk (app/platform/build/first-load.ts), which compresses better than
  * six. docs/PERFORMANCE.md says where the bytes go.
  */
 const FIRST_LOAD_BUDGET_BYTES = 110 * 1024;

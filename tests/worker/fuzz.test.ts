@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import { storedMessageCount } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, storedMessageCount } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // Generated input (fast-check) sent to the built Worker over HTTP: the tunnel and the /messages

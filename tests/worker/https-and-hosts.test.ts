@@ -1,7 +1,8 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RawResponse, rawRequest } from "../support/raw-http.ts";
-import { type ServedBuild, serveBuild, storedMessageCount, TEST_VARS } from "../support/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
+import { type RawResponse, rawHead, rawRequest } from "../support/raw-http.ts";
 
 /**
  * Against the built Worker in workerd: plain http is sent to https except on loopback hosts, and
@@ -134,5 +135,65 @@ describe("the local server refuses hosts it does not serve (DNS rebinding)", () 
   ])("%s (%s) reaches the Worker", async (_, host) => {
     const response = await send(host, "/now", { lines: ["X-Forwarded-Proto: https"] });
     expect(response.status).toBe(200);
+  });
+});
+
+// Found by probing (issue 19): Miniflare's entry point obeys `MF-Original-URL` (replaces the URL) and
+// `MF-Route-Override` (sends the request to a Worker by name) from any client. Neither may get past the guard.
+describe("the host check holds whatever Miniflare headers a client sends", () => {
+  test("MF-Original-URL naming 127.0.0.1 under Host: evil.example: 403, no messages read", async () => {
+    const response = await send("evil.example", "/messages", {
+      lines: [`MF-Original-URL: http://127.0.0.1:${app.url.port}/messages`],
+    });
+    expect(response.status).toBe(403);
+    expect(response.body).not.toContain("<!DOCTYPE html>");
+  });
+
+  test.each([
+    ["the app by its usual name", "app"],
+    ["the guard itself", "local-host-guard"],
+    ["a Worker that does not exist", "nothing"],
+  ])(
+    "MF-Route-Override to %s with X-Forwarded-Proto: https under Host: evil.example: 403",
+    async (_, name) => {
+      const response = await send("evil.example", "/messages", {
+        lines: [`MF-Route-Override: ${name}`, "X-Forwarded-Proto: https"],
+      });
+      expect(response.status).toBe(403);
+    },
+  );
+
+  test("both at once, posting: 403, nothing stored", async () => {
+    const before = await storedMessageCount(app);
+    const port = app.url.port;
+    const response = await postMessage("evil.example", `http://127.0.0.1:${port}`, [
+      `MF-Original-URL: http://127.0.0.1:${port}/messages`,
+      "MF-Route-Override: app",
+    ]);
+    expect(response.status).toBe(403);
+    expect(await storedMessageCount(app)).toBe(before);
+  });
+
+  test("MF-Original-URL cannot move a request elsewhere: the page of the Host named is served", async () => {
+    // Had the URL become http://evil.example/now, the answer would be a 403 or a redirect to https.
+    const response = await send(`127.0.0.1:${app.url.port}`, "/now", {
+      lines: ["MF-Original-URL: http://evil.example/now"],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain("<!DOCTYPE html>");
+  });
+});
+
+// CONNECT is not among them: workerd accepts a CONNECT (200) before any Worker code runs, or answers 500
+// when the Worker has no connect() handler (docs/decisions/016-platform-plugin-and-local-server.md).
+describe("malformed requests to the local server get 400, not a bare 500", () => {
+  test("OPTIONS *", async () => {
+    const response = await rawRequest(app.url, rawHead("OPTIONS", "*", app.url));
+    expect(response.status).toBe(400);
+  });
+
+  test("two Host headers", async () => {
+    const response = await send(`127.0.0.1:${app.url.port}`, "/now", { lines: ["Host: evil.example"] });
+    expect(response.status).toBe(400);
   });
 });

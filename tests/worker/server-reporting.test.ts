@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "../support/build-under-test.ts";
 import {
   type IngestStandIn,
   receivedEvents,
@@ -6,7 +8,6 @@ import {
   startIngestStandIn,
   TEST_DSN,
 } from "../support/ingest-stand-in.ts";
-import { type ServedBuild, serveBuild, TEST_VARS } from "../support/serve-build.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;

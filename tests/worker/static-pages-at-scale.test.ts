@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { HEADERS_FILE_MAX_RULES } from "../../app/platform/build/static-page-headers";
+import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { contentSecurityPolicy } from "../../app/platform/security-headers";
-import { HEADERS_FILE_MAX_RULES, inlineScripts, scriptHash } from "../../app/platform/static-page-headers";
+import { inlineScripts, scriptHash } from "../../app/platform/static-page-policy";
 import { buildCopy, createScaledCopy, type ScaledCopy } from "../support/scaled-copy.ts";
-import { type ServedBuild, serveBuild } from "../support/serve-build.ts";
 
 /**
  * Decision 010: more static pages than the `_headers` file had rules for (100) build, and every one is

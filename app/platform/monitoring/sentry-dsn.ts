@@ -1,3 +1,5 @@
+import { isLoopbackHostname } from "../http/loopback.ts";
+
 /**
  * A DSN of Sentry's SaaS ingest (docs/contract.md C7): `https://<key>@o<org>.ingest[.<region>].sentry.io/<project>`.
  * Only such a DSN turns the /monitoring tunnel on; self-hosted DSNs are reported to directly.
@@ -83,8 +85,13 @@ export function loopbackOrigin(value: string | null | undefined): string | undef
   } catch {
     return undefined;
   }
-  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
-  if (url.protocol !== "http:" || !loopback || url.pathname !== "/" || url.search || url.username)
+  if (
+    url.protocol !== "http:" ||
+    !isLoopbackHostname(url.hostname) ||
+    url.pathname !== "/" ||
+    url.search ||
+    url.username
+  )
     return undefined;
   return url.origin;
 }

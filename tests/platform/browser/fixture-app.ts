@@ -1,10 +1,6 @@
+import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { test as base } from "../../e2e/fixtures";
-import {
-  FIXTURE_BUILD_DIRECTORY,
-  type ServedBuild,
-  serveBuild,
-  TEST_VARS,
-} from "../../support/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
 
 export {
   dataRequests,

@@ -1,11 +1,12 @@
+import type { ServedBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
+import { FIXTURE_BUILD_DIRECTORY } from "../../support/build-under-test.ts";
 import {
   type IngestStandIn,
   receivedEvents,
   receivedTransactions,
   TEST_TUNNEL_QUERY,
 } from "../../support/ingest-stand-in.ts";
-import { FIXTURE_BUILD_DIRECTORY, type ServedBuild } from "../../support/serve-build.ts";
 import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
 const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;

@@ -1,11 +1,7 @@
+import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
 import { type IngestStandIn, receivedEvents, startIngestStandIn } from "../../support/ingest-stand-in.ts";
-import {
-  FIXTURE_BUILD_DIRECTORY,
-  type ServedBuild,
-  serveBuild,
-  TEST_VARS,
-} from "../../support/serve-build.ts";
 
 // A self-hosted Sentry (any DSN that is not Sentry's SaaS ingest) gets no tunnel: the browser reports to it
 // directly, so the page's Content-Security-Policy must allow its origin (app/platform/config.server.ts,

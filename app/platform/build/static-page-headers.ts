@@ -1,40 +1,8 @@
-import { BASE_SECURITY_HEADERS, documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
-
-/**
- * Pre-rendered pages cannot carry a per-request nonce, so their inline scripts are allowed by SHA-256.
- * The Worker serves them (a `run_worker_first` rule per static route, see static-routes.ts) and computes
- * the policy from the page it serves (workers/static-pages.ts), so the assets `_headers` file no longer
- * holds a rule per page and any number of pages keep a strict policy
- * (docs/decisions/010-static-page-csp-at-scale.md).
- */
+import { BASE_SECURITY_HEADERS } from "../security-headers.ts";
 
 /** Limits of Cloudflare's `_headers` file; rules beyond them are ignored, so the build fails instead. */
 export const HEADERS_FILE_MAX_RULES = 100;
 export const HEADERS_FILE_MAX_LINE_CHARS = 2_000;
-
-const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
-
-/** The text of every inline `<script>` of a document, in order (scripts with `src` are not inline). */
-export function inlineScripts(html: string): string[] {
-  return [...html.matchAll(INLINE_SCRIPT)]
-    .filter(([, attributes = ""]) => !/\ssrc\s*=/i.test(` ${attributes}`))
-    .map(([, , text = ""]) => text);
-}
-
-/** Base64 SHA-256 of a script's text, as a CSP hash source wants it. */
-export async function scriptHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return btoa(String.fromCharCode(...new Uint8Array(digest)));
-}
-
-/** Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once. */
-export async function staticPageHeaders(
-  html: string,
-  policy: PolicyOptions = {},
-): Promise<Record<string, string>> {
-  const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-  return documentSecurityHeaders({ sha256 }, policy);
-}
 
 /**
  * The Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
@@ -53,7 +21,7 @@ export function headersFileForAssets(handWritten: string): string {
     rule("/*", BASE_SECURITY_HEADERS),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
-  const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/static-page-headers.ts).\n${rules.join("\n")}\n`;
+  const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/build/static-page-headers.ts).\n${rules.join("\n")}\n`;
   checkHeadersFileLimits(file);
   return file;
 }

@@ -1,19 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from "miniflare";
+import { transformWithOxc } from "vite";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
-const DEFAULT_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build");
-/**
- * The platform's test fixture built with the real Worker (`npm run build:fixture`, tests/fixture/README.md):
- * what the platform's own tests (tests/platform/) serve, so they do not depend on the product's routes.
- */
-export const FIXTURE_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build-fixture");
+/** The project's root: this file is app/platform/local-server/serve-build.ts. */
+const PROJECT_ROOT = resolve(import.meta.dirname, "../../..");
+const DEFAULT_BUILD_DIRECTORY = join(PROJECT_ROOT, "build");
 /** The deploy config that @cloudflare/vite-plugin writes next to the built Worker: there is a build when it is. */
 export const BUILT_WORKER_CONFIG = join(DEFAULT_BUILD_DIRECTORY, "server", "wrangler.json");
-const MIGRATIONS_DIR = resolve(import.meta.dirname, "../../migrations");
+const MIGRATIONS_DIR = join(PROJECT_ROOT, "migrations");
 /** Where `wrangler ... --local` keeps local state, so `npm start` sees what `wrangler d1 migrations apply --local` did. */
-export const LOCAL_STATE_DIR = resolve(import.meta.dirname, "../../.wrangler/state/v3");
+export const LOCAL_STATE_DIR = join(PROJECT_ROOT, ".wrangler/state/v3");
 
 export type ServeBuildOptions = {
   /** 0 (default) picks a free port. */
@@ -54,6 +53,8 @@ export async function serveBuild({
   inspectorPort,
   allowedHosts = [],
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
+  // Unknown outside this process: see hostGuard.
+  const appWorkerName = `app-${randomUUID()}`;
   // The deploy config that @cloudflare/vite-plugin writes next to the built Worker.
   const serverDirectory = join(buildDirectory, "server");
   // Every module of the build is listed explicitly (Miniflare 5 does not convert wrangler's module rules).
@@ -62,20 +63,27 @@ export async function serveBuild({
   ).workerOptions;
   // wrangler describes workers in Miniflare 4's option shape; Miniflare 5 converts it itself.
   const options = convertV4MiniflareOptions({
+    // Miniflare's own entry point, on a free port: its helpers (getD1Database, dispatchFetch) use it. Clients
+    // are served by the guard's socket (hostGuard).
     host: "127.0.0.1",
-    port,
+    port: 0,
     workers: [
       {
         ...workerOptions,
         // Named so the host guard can bind to it; wrangler leaves the built Worker unnamed.
-        name: APP_WORKER_NAME,
+        name: appWorkerName,
         modulesRoot: serverDirectory,
         modules: await builtModules(serverDirectory),
         // wrangler types the bindings as unknown; they are the config's `vars` (a plain record).
         bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...vars },
       },
       // The same runtime version as the app; wrangler types the option loosely.
-      hostGuard(allowedHosts, workerOptions.compatibilityDate as string | undefined),
+      await hostGuard(
+        appWorkerName,
+        port,
+        allowedHosts,
+        workerOptions.compatibilityDate as string | undefined,
+      ),
     ],
   });
   const miniflare = new Miniflare({
@@ -86,51 +94,62 @@ export async function serveBuild({
     ...(persistTo && { resourcePersistencePath: persistTo }),
     ...(inspectorPort !== undefined && { inspectorPort, inspectorHost: "127.0.0.1" }),
   });
-  const url = await miniflare.ready;
+  await miniflare.ready;
+  const url = await miniflare.unsafeGetDirectURL(HOST_GUARD_NAME);
   if (!persistTo) await applyMigrations(miniflare);
   return { url, miniflare, close: () => miniflare.dispose() };
 }
-
-const APP_WORKER_NAME = "app";
 
 /**
  * DNS rebinding: a page on evil.example whose name an attacker points at 127.0.0.1 would reach
  * this server as same-origin to itself (its Origin and the request URL agree), pass the Worker's
  * cross-site check and read the answers. So the local server answers only for the hosts it serves; the
- * rest get 403, as Vite's dev server does. A second, local-only Worker in front does the check (its route
- * takes every request), then hands over through a service binding to the app with its assets: nothing of
- * this is in the deployed Worker, and static files are guarded too. The app stays the first Worker, so
- * Miniflare's helpers (`getD1Database`) still default to it.
+ * rest get 403, as Vite's dev server does. A second, local-only Worker does the check (host-guard.ts), then
+ * hands over through a service binding to the app with its assets: nothing of this is in the deployed Worker,
+ * and static files are guarded too. The app stays the first Worker, so Miniflare's helpers
+ * (`getD1Database`) still default to it.
+ *
+ * The guard listens on the served port itself (a direct socket), not behind Miniflare's entry point, which
+ * obeys request headers of its own from any client: `MF-Original-URL` replaces the URL and
+ * `MF-Route-Override: <worker name>` sends a request to any Worker, past a guard. It also answers a bare 500
+ * to requests whose URL it cannot parse (`OPTIONS *`, two `Host` headers), which the guard answers 400.
+ * (A CONNECT still gets workerd's own answer: docs/decisions/016-platform-plugin-and-local-server.md.)
+ * The entry point still listens on another port for Miniflare's helpers: there the app's Worker has a name
+ * nobody outside this process knows (a random UUID), so an override cannot reach it.
  */
-function hostGuard(allowedHosts: readonly string[], compatibilityDate: string | undefined) {
+async function hostGuard(
+  appWorkerName: string,
+  port: number,
+  allowedHosts: readonly string[],
+  compatibilityDate: string | undefined,
+) {
   return {
-    name: "local-host-guard",
-    modules: true,
+    name: HOST_GUARD_NAME,
     compatibilityDate,
+    unsafeDirectSockets: [{ host: "127.0.0.1", port }],
+    // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
-    serviceBindings: { APP: APP_WORKER_NAME },
+    serviceBindings: { APP: appWorkerName },
     bindings: { ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()) },
-    script: `
-      const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
-      function isAllowed(hostname, allowed) {
-        if (LOOPBACK.has(hostname) || hostname.endsWith(".localhost")) return true;
-        return allowed.some((name) =>
-          name.startsWith(".") ? hostname === name.slice(1) || hostname.endsWith(name) : hostname === name,
-        );
-      }
-      export default {
-        fetch(request, env) {
-          const { hostname } = new URL(request.url);
-          if (isAllowed(hostname, env.ALLOWED_HOSTS)) return env.APP.fetch(request);
-          return new Response(
-            \`Blocked request: this local server does not answer for \${JSON.stringify(hostname)}. \` +
-              "Add the name to LOCAL_ALLOWED_HOSTS to allow it.",
-            { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } },
-          );
-        },
-      };
-    `,
+    modulesRoot: PLATFORM_DIR,
+    modules: await Promise.all(HOST_GUARD_MODULES.map(javaScriptModule)),
   };
+}
+
+const HOST_GUARD_NAME = "local-host-guard";
+const PLATFORM_DIR = resolve(import.meta.dirname, "..");
+/** The guard and what it imports, entry first: the same modules the rest of the platform uses. */
+const HOST_GUARD_MODULES = [
+  "local-server/host-guard.ts",
+  "local-server/allowed-hosts.ts",
+  "http/loopback.ts",
+];
+
+/** A TypeScript module of the platform as workerd runs it (types stripped; imports and names kept). */
+async function javaScriptModule(path: string) {
+  const source = await readFile(join(PLATFORM_DIR, path), "utf8");
+  const { code } = await transformWithOxc(source, path, { lang: "ts" });
+  return { type: "ESModule" as const, path: join(PLATFORM_DIR, path), contents: code };
 }
 
 /** The built Worker's ES modules, entry first (code split by dynamic imports lives in assets/). */
@@ -147,21 +166,4 @@ async function applyMigrations(miniflare: Miniflare): Promise<void> {
     const statements = unstable_splitSqlQuery(await readFile(join(MIGRATIONS_DIR, file), "utf8"));
     await db.batch(statements.map((statement) => db.prepare(statement)));
   }
-}
-
-/** LOCAL_ALLOWED_HOSTS (comma-separated, as vite.config.ts reads it for the dev server) as a list. */
-export function allowedHostsFrom(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
-
-/** The variables the test suites run with: the reference failure routes are mounted. */
-export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
-
-/** How many messages the served Worker's D1 database holds (tests assert that refusals store nothing). */
-export async function storedMessageCount(served: ServedBuild): Promise<number> {
-  const db = await served.miniflare.getD1Database("DB");
-  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
 }

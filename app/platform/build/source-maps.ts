@@ -1,5 +1,5 @@
 /**
- * Build-time only (vite.config.ts): debug IDs, where the source maps go and whether they are uploaded to
+ * Build-time only (the platform's Vite plugin, vite-plugin.ts): debug IDs, where the source maps go and whether they are uploaded to
  * Sentry (docs/decisions/009-source-maps.md). Each built JavaScript file registers its debug ID when it
  * runs; its map carries the same ID, and Sentry pairs a reported frame with its map by it.
  */

@@ -67,18 +67,6 @@ export function staticPageRoutingRules(
   return rules;
 }
 
-/**
- * A test of whether a path is one the rules send to the Worker, as Cloudflare decides it: negative rules
- * first, `*` matching any characters. Built once (the Worker builds it per isolate).
- */
-export function routingRulesMatcher(rules: readonly string[]): (pathname: string) => boolean {
-  const toRegExp = (glob: string) => new RegExp(`^${glob.split("*").map(escapeRegExp).join(".*")}$`);
-  const excluded = rules.filter((rule) => rule.startsWith("!")).map((rule) => toRegExp(rule.slice(1)));
-  const included = rules.filter((rule) => !rule.startsWith("!")).map(toRegExp);
-  return (pathname) =>
-    !excluded.some((glob) => glob.test(pathname)) && included.some((glob) => glob.test(pathname));
-}
-
 /** `/glossary/:slug` -> `/glossary/*`: everything from the first segment that is not literal on. */
 function routeGlob(routePaths: readonly string[]): string {
   const segments = routePaths.flatMap((path) => path.split("/")).filter(Boolean);
@@ -89,10 +77,6 @@ function routeGlob(routePaths: readonly string[]): string {
     literal.push(segment);
   }
   return `/${literal.join("/")}`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** React Router's route ids: the id given, else the module path without its extension. */

@@ -1,0 +1,70 @@
+import { isAllowedHost } from "./allowed-hosts.ts";
+
+/**
+ * The local server's front door (serve-build.ts runs it in workerd on the served port; never deployed).
+ * A request reaches the app only when it is well formed, its `Host` header names one host and both that
+ * host and the URL's are hosts this server answers (DNS rebinding). Miniflare's own request headers
+ * (`MF-*`) are dropped: they mean nothing to the app, and nothing behind the guard may act on a client's.
+ */
+export default {
+  fetch(request, env) {
+    const host = singleHost(request.headers.get("Host"));
+    const url = requestUrl(request);
+    if (host === undefined || url === undefined)
+      return plain(400, "Bad Request: this server answers requests for a path on one host.");
+    for (const hostname of new Set([host, url.hostname])) {
+      if (!isAllowedHost(hostname, env.ALLOWED_HOSTS))
+        return plain(
+          403,
+          `Blocked request: this local server does not answer for ${JSON.stringify(hostname)}. ` +
+            "Add the name to LOCAL_ALLOWED_HOSTS to allow it.",
+        );
+    }
+    const forwarded = new Request(url, request);
+    for (const name of [...forwarded.headers.keys()]) {
+      if (name.startsWith("mf-")) forwarded.headers.delete(name);
+    }
+    return env.APP.fetch(forwarded);
+  },
+} satisfies ExportedHandler<HostGuardEnv>;
+
+export type HostGuardEnv = { APP: Fetcher; ALLOWED_HOSTS: readonly string[] };
+
+/**
+ * The hostname of a `Host` header that names one host (and port), as a URL spells it; undefined for
+ * anything else, two `Host` headers included (they arrive joined by a comma).
+ */
+export function singleHost(header: string | null): string | undefined {
+  if (!header) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${header}`);
+  } catch {
+    return undefined;
+  }
+  return url.host === header.toLowerCase() ? url.hostname : undefined;
+}
+
+/**
+ * The request's URL, with the scheme a TLS-terminating proxy in front states in `X-Forwarded-Proto` (as
+ * Miniflare's entry point reads it, so `LOCAL_ALLOWED_HOSTS` behind a tunnel keeps working); undefined
+ * when workerd could make no URL of the request line (`OPTIONS *`).
+ */
+export function requestUrl(request: Request): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return undefined;
+  }
+  const proto = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
+  if (proto === "http" || proto === "https") url.protocol = proto;
+  return url;
+}
+
+function plain(status: number, text: string): Response {
+  return new Response(text, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}

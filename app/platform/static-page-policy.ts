@@ -1,0 +1,33 @@
+import { documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
+
+/**
+ * Pre-rendered pages cannot carry a per-request nonce, so their inline scripts are allowed by SHA-256.
+ * The Worker serves them (a `run_worker_first` rule per static route, see build/static-routes.ts) and computes
+ * the policy from the page it serves (workers/static-pages.ts), so the assets `_headers` file no longer
+ * holds a rule per page and any number of pages keep a strict policy
+ * (docs/decisions/010-static-page-csp-at-scale.md).
+ */
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** The text of every inline `<script>` of a document, in order (scripts with `src` are not inline). */
+export function inlineScripts(html: string): string[] {
+  return [...html.matchAll(INLINE_SCRIPT)]
+    .filter(([, attributes = ""]) => !/\ssrc\s*=/i.test(` ${attributes}`))
+    .map(([, , text = ""]) => text);
+}
+
+/** Base64 SHA-256 of a script's text, as a CSP hash source wants it. */
+export async function scriptHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+}
+
+/** Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once. */
+export async function staticPageHeaders(
+  html: string,
+  policy: PolicyOptions = {},
+): Promise<Record<string, string>> {
+  const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+  return documentSecurityHeaders({ sha256 }, policy);
+}

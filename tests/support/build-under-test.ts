@@ -1,0 +1,17 @@
+import { resolve } from "node:path";
+import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+
+/**
+ * The platform's test fixture built with the real Worker (`npm run build:fixture`, tests/fixture/README.md):
+ * what the platform's own tests (tests/platform/) serve, so they do not depend on the product's routes.
+ */
+export const FIXTURE_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build-fixture");
+
+/** The variables the test suites run with: the reference failure routes are mounted. */
+export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
+
+/** How many messages the served Worker's D1 database holds (tests assert that refusals store nothing). */
+export async function storedMessageCount(served: ServedBuild): Promise<number> {
+  const db = await served.miniflare.getD1Database("DB");
+  return (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
+}

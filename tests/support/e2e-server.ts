@@ -1,0 +1,27 @@
+/**
+ * The browser suite's server (playwright.config.ts): `node tests/support/e2e-server.ts --port N` serves the
+ * production build as `npm start` does (app/platform/local-server/), with the reference failure routes
+ * mounted and storage in a fresh, migrated in-memory database. The Worker's log lines are printed by
+ * printedWorkerLog (worker-logs.ts), so a provoked failure is one labelled line.
+ */
+import { parseArgs } from "node:util";
+import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { TEST_VARS } from "./build-under-test.ts";
+import { printedWorkerLog } from "./worker-logs.ts";
+
+const { values } = parseArgs({ options: { port: { type: "string", default: "4173" } } });
+const served = await serveBuild({
+  port: Number(values.port),
+  vars: TEST_VARS,
+  onLog(log) {
+    const { stream, text } = printedWorkerLog(log);
+    process[stream].write(`${text}\n`);
+  },
+});
+console.log(`Serving the production build for the browser tests at ${served.url.origin}`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    served.close().finally(() => process.exit(0));
+  });
+}
