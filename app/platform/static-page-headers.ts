@@ -1,4 +1,9 @@
-import { BASE_SECURITY_HEADERS, documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
+import {
+  BASE_SECURITY_HEADERS,
+  documentSecurityHeaders,
+  NON_DOCUMENT_SECURITY_HEADERS,
+  type PolicyOptions,
+} from "./security-headers.ts";
 
 /**
  * Pre-rendered pages cannot carry a per-request nonce, so their inline scripts are allowed by SHA-256.
@@ -44,13 +49,15 @@ export async function staticPageHeaders(
 export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 
 /**
- * The `_headers` file for the build: the hand-written rules of public/_headers, the base set for every
- * asset and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages. No
- * rule carries a policy: values of all matching rules are joined, and the Worker sets the pages' own.
+ * The `_headers` file for the build: the hand-written rules of public/_headers, for every asset the base
+ * set and the policy under which nothing runs (an SVG can carry script; a text file may be opened as a
+ * document), and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages.
+ * Pre-rendered pages keep their own policy: the Worker serves them and sets (replaces) their headers
+ * (workers/static-pages.ts, docs/decisions/019-static-files-run-nothing.md).
  */
 export function headersFileForAssets(handWritten: string): string {
   const rules = [
-    rule("/*", BASE_SECURITY_HEADERS),
+    rule("/*", { ...BASE_SECURITY_HEADERS, ...NON_DOCUMENT_SECURITY_HEADERS }),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
   const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/static-page-headers.ts).\n${rules.join("\n")}\n`;

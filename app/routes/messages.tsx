@@ -167,6 +167,8 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
           id={FIELD_IDS.name}
           name="name"
           autoComplete="name"
+          // Typed right-to-left text shows right-to-left, as it will in the list.
+          dir="auto"
           defaultValue={result?.values?.name}
           maxLength={MESSAGE_LIMITS.name}
           required
@@ -183,6 +185,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
         <textarea
           id={FIELD_IDS.text}
           name="text"
+          dir="auto"
           defaultValue={result?.values?.text}
           maxLength={MESSAGE_LIMITS.text}
           required
@@ -218,8 +221,12 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <ol className="messages" aria-labelledby="latest-messages">
         {loaderData.messages.map((message) => (
           <li key={message.id}>
-            <strong>{message.name}</strong> <time dateTime={message.createdAt}>{message.createdAt}</time>
-            <p>{message.text}</p>
+            {/* Visitors' text, isolated: its direction is its own and cannot reorder the page's text. */}
+            <strong>
+              <bdi>{message.name}</bdi>
+            </strong>{" "}
+            <time dateTime={message.createdAt}>{message.createdAt}</time>
+            <p dir="auto">{message.text}</p>
           </li>
         ))}
       </ol>
