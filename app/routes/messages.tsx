@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The form came without a valid submission id; the re-rendered form has a fresh one. */
 const OUT_OF_DATE =
   "This form is out of date, so your message was not posted. Your text is still here: send again to post it.";
-/** The posted id was used for another message; refusing keeps both (README, "Mutations"). */
+/** The posted id was used for another message; refusing keeps both (docs/MUTATIONS.md). */
 const ID_TAKEN =
   "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
 
