@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
-import { reasonPhrase } from "../http/status-text";
 import { markPageStatus } from "../monitoring/browser-monitoring";
 import { isServerErrorResponse } from "./server-error-payload";
 
@@ -30,7 +29,7 @@ export function ErrorPage({ error }: { error: unknown }) {
     return (
       <section className="http-error">
         <h1>{error.status}</h1>
-        <p>{httpErrorMessage(error.status, error.data)}</p>
+        <p>{httpErrorMessage(error.status, error.statusText, error.data)}</p>
       </section>
     );
   }
@@ -46,13 +45,13 @@ export function ErrorPage({ error }: { error: unknown }) {
  * The two statuses React Router answers itself, 404 and 405, get a fixed sentence: its own message names
  * the URL and, for a 405, the route ("You made a PATCH request to … but did not provide an `action` for
  * route …"), which is for developers (issue 19). Other 4xx/5xx say what the server said (a short plain
- * message) or their status's reason phrase.
+ * message) or their status text, which the server sets right (errors/with-error-digests.server.ts).
  */
-function httpErrorMessage(status: number, body: unknown): string {
+function httpErrorMessage(status: number, statusText: string, body: unknown): string {
   if (status === 404) return "This page could not be found.";
   if (status === 405) return "Method Not Allowed: this page does not accept that kind of request.";
   if (typeof body === "string" && body.length > 0 && body.length <= 300) return body;
-  return reasonPhrase(status) || "Request failed.";
+  return statusText || "Request failed.";
 }
 
 /** The document title and description of an error page (every page has both). */
@@ -64,12 +63,12 @@ export function errorMeta(error: unknown) {
         ? "Application error"
         : http.status === 404
           ? "404: Page not found"
-          : `${http.status}: ${reasonPhrase(http.status) || "Request failed"}`,
+          : `${http.status}: ${http.statusText || "Request failed"}`,
     },
     {
       name: "description",
       content: http
-        ? httpErrorMessage(http.status, http.data)
+        ? httpErrorMessage(http.status, http.statusText, http.data)
         : isServerErrorResponse(error)
           ? SERVER_ERROR_MESSAGE
           : CLIENT_ERROR_MESSAGE,

@@ -1,5 +1,5 @@
 import { data, type ServerBuild } from "react-router";
-import { reasonPhrase } from "../http/status-text";
+import { reasonPhrase } from "../http/status-text.server";
 import { serverErrorPayload } from "./server-error.server";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
@@ -11,7 +11,7 @@ type RouteMiddleware = NonNullable<ServerRouteModule["middleware"]>[number];
  * a digest-only 500 (docs/contract.md C1), for document and `.data` requests alike. React Router would otherwise
  * replace it by a bare "Unexpected Server Error" with no way to carry the digest to the error page.
  * A thrown refusal (`data(…, { status })`, a Response) without a status text gets its status's reason
- * phrase, which React Router would otherwise send as "Internal Server Error" or "" (http/status-text.ts).
+ * phrase, which React Router would otherwise send as "Internal Server Error" or "" (http/status-text.server.ts).
  * A route without an action refuses a mutation with a plain 405 and its Allow (`refuseMutation`).
  * Done once, when the Worker starts, so product routes inherit it without doing anything.
  */

@@ -2,7 +2,7 @@
  * The reason phrases of RFC 9110 (section 15) for the error statuses a route may throw. React Router gives a
  * thrown `data(…, { status })` the text "Internal Server Error" whatever its status (7.18.4,
  * `dataWithResponseInitToErrorResponse`), and page data carries that text to the browser's error page; the
- * platform fills in the right one (errors/with-error-digests.server.ts) and the error page titles with it.
+ * platform fills in the right one (errors/with-error-digests.server.ts), which the error page shows.
  */
 const REASON_PHRASES: Readonly<Record<number, string>> = {
   400: "Bad Request",
