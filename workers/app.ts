@@ -5,6 +5,7 @@ import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
+import { missingAllowHeader } from "../app/platform/http/allow";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
@@ -96,12 +97,14 @@ async function routeRequest(
 /**
  * Pages get their security headers from the renderer (it holds the nonce); every other answer gets the base
  * set and a policy under which nothing runs (app/platform/security-headers.ts). Everything the Worker
- * answers is kept out of shared caches unless it says otherwise (app/platform/cache-headers.ts).
+ * answers is kept out of shared caches unless it says otherwise (app/platform/cache-headers.ts). A 405
+ * says what is allowed (app/platform/http/allow.ts).
  */
 function withPlatformHeaders(response: Response): Response {
   const missing = Object.entries({
     ...missingSecurityHeaders(response.headers),
     ...missingCacheHeaders(response.headers),
+    ...missingAllowHeader(response.status, response.headers),
   });
   if (missing.length === 0) return response;
   // Responses from fetch() or Response.redirect() have immutable headers: copy before setting.

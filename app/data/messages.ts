@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { hasDirectionOverrides, isInvisible } from "../platform/user-text";
 
 /**
  * The rules of the reference /messages form, shared by the server (the authority) and the browser (which
@@ -21,24 +22,29 @@ export type MessageValidation =
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 const CONTROL_CHARACTERS_EXCEPT_LINES = /(?![\t\n\r])\p{Cc}/u;
 const CONTROL_CHARACTERS_ERROR = "Remove the control characters.";
+/** Other visitors read these fields: text that shows nothing, or reorders the page, is refused (user-text.ts). */
+const DIRECTION_OVERRIDES_ERROR = "Remove the characters that change the direction of the text.";
+const INVISIBLE_ERROR = "only has characters that do not show. Use letters, digits or symbols.";
 
-/** One field's rule: trimmed, not empty, at most `max` characters, none of the `forbidden` ones. */
-function field(required: string, max: number, forbidden: RegExp) {
+/** One field's rule: trimmed, not empty, visible, at most `max` characters, none of the `forbidden` ones. */
+function field(label: string, required: string, max: number, forbidden: RegExp) {
   return v.pipe(
     v.string(),
     v.trim(),
     v.nonEmpty(required),
+    v.check((value) => !isInvisible(value), `The ${label} ${INVISIBLE_ERROR}`),
     v.check(
       (value) => characters(value) <= max,
       (issue) => `Use at most ${max} characters (${characters(String(issue.input))} now).`,
     ),
     v.check((value) => !forbidden.test(value), CONTROL_CHARACTERS_ERROR),
+    v.check((value) => !hasDirectionOverrides(value), DIRECTION_OVERRIDES_ERROR),
   );
 }
 
 const MessageSchema = v.object({
-  name: field("Enter your name.", MESSAGE_LIMITS.name, CONTROL_CHARACTERS),
-  text: field("Write a message.", MESSAGE_LIMITS.text, CONTROL_CHARACTERS_EXCEPT_LINES),
+  name: field("name", "Enter your name.", MESSAGE_LIMITS.name, CONTROL_CHARACTERS),
+  text: field("message", "Write a message.", MESSAGE_LIMITS.text, CONTROL_CHARACTERS_EXCEPT_LINES),
 });
 
 export function validateMessage(input: { name?: unknown; text?: unknown }): MessageValidation {

@@ -1,7 +1,8 @@
 /**
  * The security headers of every response, as pure functions shared by the renderer
  * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
- * else it answers, and pre-rendered pages, allowed by hash: static-page-policy.ts, workers/static-pages.ts).
+ * else it answers, and pre-rendered pages, allowed by hash: static-page-policy.ts, workers/static-pages.ts)
+ * and the build's assets `_headers` file (static files: build/static-page-headers.ts).
  */
 
 /** Headers every response carries, documents or not (a JS file, a `.data` payload, a 403). */
@@ -96,6 +97,16 @@ export function contentSecurityPolicy(
  */
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+/**
+ * The headers of every answer that is not a page: what the Worker adds when the renderer set no policy,
+ * and what the assets `_headers` file gives static files (static-page-headers.ts).
+ */
+export const NON_DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": NON_DOCUMENT_CSP,
+  // frame-ancestors says the same to browsers that read CSP; this is for those that do not.
+  "X-Frame-Options": "DENY",
+};
+
 /** Every header of an HTML page. */
 export function documentSecurityHeaders(
   scripts: ScriptAllowance,
@@ -129,8 +140,9 @@ export function missingSecurityHeaders(headers: Headers): Record<string, string>
     if (!headers.has(name)) missing[name] = value;
   }
   if (!headers.has("Content-Security-Policy")) {
-    missing["Content-Security-Policy"] = NON_DOCUMENT_CSP;
-    if (!headers.has("X-Frame-Options")) missing["X-Frame-Options"] = "DENY";
+    for (const [name, value] of Object.entries(NON_DOCUMENT_SECURITY_HEADERS)) {
+      if (!headers.has(name)) missing[name] = value;
+    }
   }
   return missing;
 }

@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The form came without a valid submission id; the re-rendered form has a fresh one. */
 const OUT_OF_DATE =
   "This form is out of date, so your message was not posted. Your text is still here: send again to post it.";
-/** The posted id was used for another message; refusing keeps both (README, "Mutations"). */
+/** The posted id was used for another message; refusing keeps both (docs/MUTATIONS.md). */
 const ID_TAKEN =
   "This form was already used for a different message, so yours was not posted. Your text is still here: send again to post it.";
 
@@ -167,6 +167,8 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
           id={FIELD_IDS.name}
           name="name"
           autoComplete="name"
+          // Typed right-to-left text shows right-to-left, as it will in the list.
+          dir="auto"
           defaultValue={result?.values?.name}
           maxLength={MESSAGE_LIMITS.name}
           required
@@ -183,6 +185,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
         <textarea
           id={FIELD_IDS.text}
           name="text"
+          dir="auto"
           defaultValue={result?.values?.text}
           maxLength={MESSAGE_LIMITS.text}
           required
@@ -218,8 +221,12 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <ol className="messages" aria-labelledby="latest-messages">
         {loaderData.messages.map((message) => (
           <li key={message.id}>
-            <strong>{message.name}</strong> <time dateTime={message.createdAt}>{message.createdAt}</time>
-            <p>{message.text}</p>
+            {/* Visitors' text, isolated: its direction is its own and cannot reorder the page's text. */}
+            <strong>
+              <bdi>{message.name}</bdi>
+            </strong>{" "}
+            <time dateTime={message.createdAt}>{message.createdAt}</time>
+            <p dir="auto">{message.text}</p>
           </li>
         ))}
       </ol>

@@ -18,7 +18,7 @@ function unique(label: string): string {
 /** How many times a message text appears in the list, read fresh from the server. */
 async function countInList(page: Page, text: string): Promise<number> {
   const html = await (await page.request.get("/messages")).text();
-  return html.split(`<p>${text}</p>`).length - 1;
+  return html.split(`<p dir="auto">${text}</p>`).length - 1;
 }
 
 test.describe("with JavaScript", () => {
@@ -52,6 +52,51 @@ test.describe("with JavaScript", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Message", { exact: true })).toHaveValue("typed and kept");
     // The browser applied the server's rules itself: nothing was sent.
+    expect(requests).toEqual([]);
+  });
+
+  test("a right-to-left name is shown isolated: the page's text after it stays after it", async ({
+    page,
+  }) => {
+    const text = unique("isolated");
+    await page.goto("/messages");
+    await waitForHydration(page);
+    // Hebrew then "!": without isolation the time (digits) after a right-to-left name is drawn before it.
+    await page.getByLabel("Name", { exact: true }).fill("\u05E9\u05E8\u05D4!");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).click();
+    const item = page.getByRole("listitem").filter({ hasText: text });
+    await expect(item).toBeVisible();
+    const name = await item.locator("bdi").boundingBox();
+    const time = await item.locator("time").boundingBox();
+    expect(name && time && time.x >= name.x + name.width - 1).toBe(true);
+    await expect(item.locator("p")).toHaveAttribute("dir", "auto");
+  });
+
+  test("text that would reverse the page or show nothing is refused before sending, values kept", async ({
+    page,
+  }) => {
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") requests.push(request.url());
+    });
+    await page.goto("/messages");
+    await waitForHydration(page);
+    const name = page.getByLabel("Name", { exact: true });
+    const message = page.getByLabel("Message", { exact: true });
+    await name.fill("Eve\u202E");
+    await message.fill("kept");
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(
+      page.getByText("Remove the characters that change the direction of the text."),
+    ).toBeVisible();
+    await expect(name).toHaveAttribute("aria-invalid", "true");
+    await name.fill("\u3164");
+    await message.fill("\u200B");
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByText("The name only has characters that do not show.")).toBeVisible();
+    await expect(page.getByText("The message only has characters that do not show.")).toBeVisible();
+    await expect(name).toHaveValue("\u3164");
     expect(requests).toEqual([]);
   });
 

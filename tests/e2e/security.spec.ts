@@ -121,7 +121,9 @@ test("the pages cannot be framed, not even by the app itself (frame-ancestors 'n
   pageProblems,
 }) => {
   pageProblems.expect(/frame-ancestors|Refused to display|Failed to load resource/);
-  await page.goto("/robots.txt");
+  // A page of the app as the host: its policy allows same-origin frames (default-src 'self'), so only the
+  // framed page's frame-ancestors can refuse. A static file would refuse any frame itself (default-src 'none').
+  await page.goto("/about");
   const target = new URL("/now", page.url()).href;
   const framed = await page.evaluate(async (src) => {
     const frame = document.createElement("iframe");
@@ -135,4 +137,22 @@ test("the pages cannot be framed, not even by the app itself (frame-ancestors 'n
     }
   }, target);
   expect(framed).toBeNull();
+});
+
+test("a static file opened as a document runs nothing: an inline script in the favicon SVG is refused", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Content Security Policy/);
+  const response = await page.goto("/favicon.svg");
+  expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
+  // What an SVG carrying script would do: add a script element to its own document.
+  const ran = await page.evaluate(async () => {
+    const script = document.createElementNS("http://www.w3.org/2000/svg", "script");
+    script.textContent = "document.documentElement.setAttribute('data-ran', 'yes')";
+    document.documentElement.appendChild(script);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return document.documentElement.getAttribute("data-ran");
+  });
+  expect(ran).toBeNull();
 });

@@ -106,6 +106,32 @@ describe("control flow is not an error", () => {
   });
 });
 
+describe("a refused method (issue 19: React Router's developer message named the route)", () => {
+  function patch(path: string) {
+    return fetch(new URL(path, app.url), { method: "PATCH", redirect: "manual" });
+  }
+
+  test("a mutation to a page without an action: a plain 405 page with Allow, no route named, no error logged", async () => {
+    const response = await patch("/now");
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    const html = await response.text();
+    expect(html).toContain("<p>Method Not Allowed: this page does not accept that kind of request.</p>");
+    expect(html).not.toMatch(/You made a|for route/);
+    await waitForLogs();
+    expect(serverErrorLines()).toEqual([]);
+  });
+
+  test("its page data says Method Not Allowed, with Allow, and names no route", async () => {
+    const response = await patch("/now.data");
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    const body = await response.text();
+    expect(body).toContain('405,"Method Not Allowed"]');
+    expect(body).not.toMatch(/You made a|for route/);
+  });
+});
+
 describe("the failure routes in the deployed configuration", () => {
   test("answer 404 when ENABLE_FAILURE_ROUTES is not set to true", async () => {
     const deployed = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY });

@@ -99,19 +99,20 @@ describe("pre-rendered pages are served with a policy that allows their inline s
 });
 
 describe("everything else gets the base headers and a policy under which nothing runs", () => {
-  // Static files are not answered by the Worker: they get the base set from the `_headers` file only.
+  // Static files are not answered by the Worker: they get the same set from the build's `_headers` file.
   test.each([
     ["page data", "/now.data", 200, NON_DOCUMENT_CSP],
     ["a redirect", "/items/AMS", 301, NON_DOCUMENT_CSP],
     ["the tunnel without a DSN", "/monitoring", 404, NON_DOCUMENT_CSP],
     ["a data request for no route", "/no-such-page.data", 404, NON_DOCUMENT_CSP],
-    ["static page data (a file)", "/about.data", 200, null],
-    ["a public file", "/robots.txt", 200, null],
+    ["static page data (a file)", "/about.data", 200, NON_DOCUMENT_CSP],
+    ["a public file", "/robots.txt", 200, NON_DOCUMENT_CSP],
   ])("%s (%s)", async (_, path, status, policy) => {
     const response = await get(path);
     expect(response.status).toBe(status);
     expectBaseHeaders(response);
     expect(response.headers.get("content-security-policy")).toBe(policy);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
   });
 
   test("a cross-site post refused by the Worker", async () => {
@@ -125,13 +126,14 @@ describe("everything else gets the base headers and a policy under which nothing
     expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
   });
 
-  test("hashed built files keep their year-long cache and get the base set", async () => {
+  test("hashed built files keep their year-long cache and get the base set and the locked policy", async () => {
     const html = await (await get("/")).text();
     const script = html.match(/\/assets\/[\w-]+\.js/)?.[0] ?? "";
     const response = await get(script);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expectBaseHeaders(response);
-    expect(response.headers.get("content-security-policy")).toBeNull();
+    // A policy on a script or stylesheet does not apply to the page that loads it (it would to a Web Worker).
+    expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
   });
 });

@@ -1,7 +1,12 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { CLIENT_ERROR_MESSAGE, ErrorPage, SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
+import {
+  CLIENT_ERROR_MESSAGE,
+  ErrorPage,
+  errorMeta,
+  SERVER_ERROR_MESSAGE,
+} from "../../app/platform/errors/error-page";
 
 function textOf(error: unknown): string {
   const html = renderToStaticMarkup(<ErrorPage error={error} />);
@@ -57,5 +62,25 @@ describe("ErrorPage", () => {
 
   test("an HTTP error without a message shows its status text", () => {
     expect(textOf(new ErrorResponse(413, "Payload Too Large", null))).toBe("413\nPayload Too Large");
+  });
+
+  test("a 405 is a plain Method Not Allowed page: React Router's developer message names no route here", () => {
+    const message =
+      'Error: You made a PATCH request to "/now" but did not provide an `action` for route "routes/now", so there is no way to handle the request.';
+    const error = new ErrorResponse(405, "Method Not Allowed", message);
+    const text = textOf(error);
+    expect(text).toBe("405\nMethod Not Allowed: this page does not accept that kind of request.");
+    expect(errorMeta(error)).toEqual([
+      { title: "405: Method Not Allowed" },
+      { name: "description", content: "Method Not Allowed: this page does not accept that kind of request." },
+    ]);
+  });
+
+  test("a 404's title and description name nothing of the URL", () => {
+    const error = new ErrorResponse(404, "Not Found", 'Error: No route matches URL "/nope"');
+    expect(errorMeta(error)).toEqual([
+      { title: "404: Page not found" },
+      { name: "description", content: "This page could not be found." },
+    ]);
   });
 });

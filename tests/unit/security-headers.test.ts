@@ -123,12 +123,13 @@ describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
 describe("headersFileForAssets (decision 010: a fixed set of rules, whatever the number of pages)", () => {
   const handWritten = "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n";
 
-  test("keeps the hand-written rules and adds the base set for all assets, with no policy", () => {
+  test("keeps the hand-written rules and gives all assets the base set and the policy under which nothing runs", () => {
     const file = headersFileForAssets(handWritten);
     expect(file.startsWith(handWritten)).toBe(true);
     expect(file).toContain("\n/*\n  Strict-Transport-Security: max-age=63072000; includeSubDomains\n");
-    // Values of matching rules are joined: a policy here would be enforced on top of each page's own.
-    expect(file).not.toContain("Content-Security-Policy");
+    expect(file).toContain(`\n  Content-Security-Policy: ${NON_DOCUMENT_CSP}\n  X-Frame-Options: DENY\n`);
+    // One policy rule: values of matching rules are joined, and the Worker replaces it on pre-rendered pages.
+    expect(file.match(/Content-Security-Policy/g)).toHaveLength(1);
     expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual(["/assets/*", "/*", "/*.data"]);
   });
 

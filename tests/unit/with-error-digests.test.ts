@@ -1,7 +1,10 @@
-import { redirect, type ServerBuild } from "react-router";
+import { createStaticHandler, data, redirect, type ServerBuild } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { errorDigest } from "../../app/platform/errors/digest";
-import { withServerErrorDigests } from "../../app/platform/errors/with-error-digests.server";
+import {
+  withReasonPhrase,
+  withServerErrorDigests,
+} from "../../app/platform/errors/with-error-digests.server";
 
 type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type HandlerArgs = Parameters<NonNullable<RouteModule["loader"]>>[0];
@@ -88,9 +91,76 @@ describe("withServerErrorDigests", () => {
     await expect(module.loader?.(args())).resolves.toEqual({ ok: true });
   });
 
-  test("routes without handlers stay without them", () => {
+  test("a route without a loader stays without one", () => {
     const module = wrappedModule({ default: () => null });
     expect(module.loader).toBeUndefined();
-    expect(module.action).toBeUndefined();
+  });
+
+  test("a route without an action refuses mutations with a plain 405 naming the methods it answers", async () => {
+    const module = wrappedModule({ default: () => null });
+    await expect(Promise.resolve().then(() => module.action?.(args()))).rejects.toMatchObject({
+      type: "DataWithResponseInit",
+      data: null,
+      init: { status: 405, statusText: "Method Not Allowed", headers: { Allow: "GET, HEAD" } },
+    });
+  });
+});
+
+describe("thrown refusals keep their status's reason phrase", () => {
+  test("React Router's assumption: a thrown data() without a status text becomes 'Internal Server Error'", async () => {
+    // If an upgrade fixes this, withReasonPhrase can go.
+    const handler = createStaticHandler([
+      {
+        id: "page",
+        path: "/",
+        loader: () => {
+          throw data(null, { status: 404 });
+        },
+      },
+    ]);
+    const context = await handler.query(new Request("https://app.example/"));
+    if (context instanceof Response) throw new Error("expected a context");
+    expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Internal Server Error" });
+  });
+
+  test("a wrapped loader's thrown data(null, { status: 404 }) reaches the boundary as Not Found", async () => {
+    const module = wrappedModule({
+      default: () => null,
+      loader: () => {
+        throw data(null, { status: 404 });
+      },
+    });
+    const handler = createStaticHandler([
+      { id: "page", path: "/", loader: (args) => module.loader?.(args as HandlerArgs) },
+    ]);
+    const context = await handler.query(new Request("https://app.example/"));
+    if (context instanceof Response) throw new Error("expected a context");
+    expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Not Found" });
+  });
+
+  test("the status's headers and data are kept, and a given status text wins", () => {
+    const refused = withReasonPhrase(data("posted only", { status: 405, headers: { Allow: "POST" } }));
+    expect(refused).toMatchObject({
+      data: "posted only",
+      init: { status: 405, statusText: "Method Not Allowed", headers: { Allow: "POST" } },
+    });
+    const own = data(null, { status: 404, statusText: "Gone Fishing" });
+    expect(withReasonPhrase(own)).toBe(own);
+  });
+
+  test("a thrown Response with an error status and no text gets one; redirects and other values pass untouched", async () => {
+    const fixed = withReasonPhrase(
+      new Response("nope", { status: 403, headers: { "X-A": "b" } }),
+    ) as Response;
+    expect([fixed.status, fixed.statusText, fixed.headers.get("X-A"), await fixed.text()]).toEqual([
+      403,
+      "Forbidden",
+      "b",
+      "nope",
+    ]);
+    const moved = redirect("/login");
+    expect(withReasonPhrase(moved)).toBe(moved);
+    const error = new Error("boom");
+    expect(withReasonPhrase(error)).toBe(error);
   });
 });

@@ -96,7 +96,7 @@ describe("the bookmark round trip", () => {
     expect(posted?.bookmark).toMatch(BOOKMARK);
     const page = await getMessages(posted?.pair);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`<p>${text}</p>`);
+    expect(await page.text()).toContain(`<p dir="auto">${text}</p>`);
     const next = await setBookmark(page);
     // Locally every query advances the bookmark, so the page hands the newer one back.
     expect(next?.bookmark).toMatch(BOOKMARK);
@@ -136,7 +136,7 @@ describe("the bookmark round trip", () => {
       cookie = (await setBookmark(response))?.pair;
       expect(cookie).toBeDefined();
       const page = await getMessages(cookie);
-      expect(await page.text()).toContain(`<p>${text}</p>`);
+      expect(await page.text()).toContain(`<p dir="auto">${text}</p>`);
       cookie = (await setBookmark(page))?.pair ?? cookie;
     }
   });

@@ -40,7 +40,7 @@ describe("posting a message (post/redirect/get)", () => {
     expect(response.headers.get("location")).toBe("/messages");
     expect(await storedMessageCount(app)).toBe(before + 1);
     const list = await (await fetch(new URL("/messages", app.url))).text();
-    expect(list).toMatch(/<strong>Ada<\/strong>[\s\S]*?<p>Hello edge<\/p>/);
+    expect(list).toMatch(/<strong><bdi>Ada<\/bdi><\/strong>[\s\S]*?<p dir="auto">Hello edge<\/p>/);
   });
 
   test("a form sent twice with the same submission id stores once", async () => {
@@ -206,6 +206,27 @@ describe("validation: 400 with a message per field and the typed values kept", (
     // Found by tests/worker/fuzz.test.ts: SQLite's length() stops at a NUL, so the CHECK refused it (503).
     ["a message starting with a NUL", { name: "Di", text: "\u0000hello" }, "Remove the control characters."],
     ["a name with a line break", { name: "D\ni", text: "hello" }, "Remove the control characters."],
+    // Found by probing (issue 19): these were stored and showed blank, or reversed the text after them.
+    [
+      "a name of Hangul fillers only",
+      { name: "\u3164\u3164", text: "hello" },
+      "The name only has characters that do not show. Use letters, digits or symbols.",
+    ],
+    [
+      "a message of zero-width spaces only",
+      { name: "Di", text: "\u200B\u200B\u200B" },
+      "The message only has characters that do not show. Use letters, digits or symbols.",
+    ],
+    [
+      "a name ending in a right-to-left override",
+      { name: "Eve\u202E", text: "hello" },
+      "Remove the characters that change the direction of the text.",
+    ],
+    [
+      "a message with a left-to-right isolate",
+      { name: "Di", text: "see \u2066this" },
+      "Remove the characters that change the direction of the text.",
+    ],
   ])("%s", async (_, fields, message) => {
     const before = await storedMessageCount(app);
     const response = await postForm("/messages", { submissionId: await submissionId(), ...fields });
@@ -213,7 +234,22 @@ describe("validation: 400 with a message per field and the typed values kept", (
     const html = await response.text();
     expect(html).toContain(message);
     expect(html).toContain(fields.name.trim() === "" ? 'name="name"' : `value="${fields.name}"`);
+    if (fields.text.trim() !== "") expect(html).toContain(`>${fields.text}</textarea>`);
     expect(await storedMessageCount(app)).toBe(before);
+  });
+
+  test("a stored message shows its name and text isolated from the page's text (<bdi>, dir=auto)", async () => {
+    const response = await postForm("/messages", {
+      submissionId: await submissionId(),
+      name: "\u05E9\u05E8\u05D4\u200F",
+      text: "\u0645\u0631\u062D\u0628\u0627 world",
+    });
+    expect(response.status).toBe(303);
+    const list = await (await fetch(new URL("/messages", app.url))).text();
+    expect(list).toContain("<strong><bdi>\u05E9\u05E8\u05D4\u200F</bdi></strong>");
+    expect(list).toContain('<p dir="auto">\u0645\u0631\u062D\u0628\u0627 world</p>');
+    expect(list).toMatch(/<input id="message-name"[^>]* dir="auto"/);
+    expect(list).toMatch(/<textarea id="message-text"[^>]* dir="auto"/);
   });
 
   test("exactly 50 and 500 characters (counted as characters, not bytes) are accepted", async () => {

@@ -1,4 +1,4 @@
-import { BASE_SECURITY_HEADERS } from "../security-headers.ts";
+import { BASE_SECURITY_HEADERS, NON_DOCUMENT_SECURITY_HEADERS } from "../security-headers.ts";
 
 /** Limits of Cloudflare's `_headers` file; rules beyond them are ignored, so the build fails instead. */
 export const HEADERS_FILE_MAX_RULES = 100;
@@ -12,13 +12,15 @@ export const HEADERS_FILE_MAX_LINE_CHARS = 2_000;
 export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 
 /**
- * The `_headers` file for the build: the hand-written rules of public/_headers, the base set for every
- * asset and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages. No
- * rule carries a policy: values of all matching rules are joined, and the Worker sets the pages' own.
+ * The `_headers` file for the build: the hand-written rules of public/_headers, for every asset the base
+ * set and the policy under which nothing runs (an SVG can carry script; a text file may be opened as a
+ * document), and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages.
+ * Pre-rendered pages keep their own policy: the Worker serves them and sets (replaces) their headers
+ * (workers/static-pages.ts, docs/decisions/019-probe-findings.md).
  */
 export function headersFileForAssets(handWritten: string): string {
   const rules = [
-    rule("/*", BASE_SECURITY_HEADERS),
+    rule("/*", { ...BASE_SECURITY_HEADERS, ...NON_DOCUMENT_SECURITY_HEADERS }),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
   const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/build/static-page-headers.ts).\n${rules.join("\n")}\n`;

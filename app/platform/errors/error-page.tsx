@@ -41,9 +41,15 @@ export function ErrorPage({ error }: { error: unknown }) {
   );
 }
 
-/** 404s get a fixed sentence; other 4xx/5xx say what the server said (a short plain message) or their status. */
+/**
+ * The two statuses React Router answers itself, 404 and 405, get a fixed sentence: its own message names
+ * the URL and, for a 405, the route ("You made a PATCH request to … but did not provide an `action` for
+ * route …"), which is for developers (issue 19). Other 4xx/5xx say what the server said (a short plain
+ * message) or their status text, which the server sets right (errors/with-error-digests.server.ts).
+ */
 function httpErrorMessage(status: number, statusText: string, body: unknown): string {
   if (status === 404) return "This page could not be found.";
+  if (status === 405) return "Method Not Allowed: this page does not accept that kind of request.";
   if (typeof body === "string" && body.length > 0 && body.length <= 300) return body;
   return statusText || "Request failed.";
 }
@@ -57,7 +63,7 @@ export function errorMeta(error: unknown) {
         ? "Application error"
         : http.status === 404
           ? "404: Page not found"
-          : `${http.status}: Request failed`,
+          : `${http.status}: ${http.statusText || "Request failed"}`,
     },
     {
       name: "description",
