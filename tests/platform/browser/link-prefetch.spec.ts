@@ -119,13 +119,15 @@ test("visible links are prefetched in the order they appear; intent moves a link
   await page.waitForTimeout(300);
   expect(hold.held.length).toBe(5);
 
-  // The navigation row, left to right (Home is this page): About's files (code, CSS, data) first.
-  expect(hold.held.map(({ path }) => targetOf(path))).toEqual([
+  // The navigation row, left to right (Home is this page): About's files (code, CSS, data), then Now's
+  // and Items' code. The five start together, so they may reach the network in any order (it happened
+  // under load); the queue's order shows in what starts after them.
+  expect(hold.held.map(({ path }) => targetOf(path)).sort()).toEqual([
     "/about",
     "/about",
     "/about",
-    "/now",
     "/items",
+    "/now",
   ]);
 
   // The pointer rests on "Messages", last in line: its code starts as soon as a slot frees.
@@ -142,14 +144,9 @@ test("visible links are prefetched in the order they appear; intent moves a link
   expect(hold.mostHeld).toBe(5);
   // Every target once, in the order its first file was asked for (the glossary's code imports a chunk it
   // shares with the term pages); no file twice.
-  expect([...new Set(hold.seen.map(targetOf))]).toEqual([
-    "/about",
-    "/now",
-    "/items",
-    "/messages",
-    "/glossary",
-    "/glossary/:slug",
-  ]);
+  const targets = [...new Set(hold.seen.map(targetOf))];
+  expect(targets.slice(0, 3).sort()).toEqual(["/about", "/items", "/now"]);
+  expect(targets.slice(3)).toEqual(["/messages", "/glossary", "/glossary/:slug"]);
   expect(new Set(hold.seen).size).toBe(hold.seen.length);
 });
 
