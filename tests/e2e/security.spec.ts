@@ -67,7 +67,7 @@ async function injectIntoPage(page: Page, path: string, markup: string): Promise
 }
 
 const INJECTED =
-  '<script>window.__injected = "inline"</script><img src="/favicon.svg" onload="window.__injected = \'handler\'">';
+  '<script>window.__injected = "inline"</script><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" onload="window.__injected = \'handler\'">';
 
 async function injected(page: Page): Promise<unknown> {
   return page.evaluate(() => (window as unknown as { __injected?: string }).__injected ?? null);
