@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { PRELOAD_LINK_HEADER_MAX_BYTES } from "../../app/platform/constants";
-import { preloadLinkHeader, splitHead } from "../../app/platform/preload-links";
+import { preloadLinkHeader, routeStylesheets, splitHead } from "../../app/platform/preload-links";
 
 const page = (head: string, body = "<p>hi</p>") =>
   `<!DOCTYPE html><html><head><meta charSet="utf-8"/>${head}</head><body>${body}</body></html>`;
@@ -73,5 +73,33 @@ describe("splitHead", () => {
     const { head, body } = await splitHead(streamOf(["plain", " text"]));
     expect(head).toBe("plain text");
     expect(await new Response(body).text()).toBe("plain text");
+  });
+});
+
+describe("routeStylesheets", () => {
+  test("the imported stylesheets of the matched routes, root first, each once", () => {
+    const route = (id: string, css?: string[]) => ({ id, css });
+    const context = {
+      manifest: {
+        routes: {
+          root: route("root"),
+          "routes/docs": route("routes/docs", ["/assets/docs-AAAAAAAA.css", "/assets/shared-BBBBBBBB.css"]),
+          "routes/page": route("routes/page", ["/assets/shared-BBBBBBBB.css", "/assets/page-CCCCCCCC.css"]),
+          "routes/other": route("routes/other", ["/assets/other-DDDDDDDD.css"]),
+        },
+      },
+      staticHandlerContext: {
+        matches: [
+          { route: { id: "root" } },
+          { route: { id: "routes/docs" } },
+          { route: { id: "routes/page" } },
+        ],
+      },
+    } as unknown as Parameters<typeof routeStylesheets>[0];
+    expect(routeStylesheets(context)).toEqual([
+      "/assets/docs-AAAAAAAA.css",
+      "/assets/shared-BBBBBBBB.css",
+      "/assets/page-CCCCCCCC.css",
+    ]);
   });
 });
