@@ -3,12 +3,17 @@
  * requests made after the click: from `/` to a static page (/about) and a dynamic one (/now), each with a
  * programmatic click once the page has settled (no hover: what the default viewport prefetch gives) and
  * after the pointer rested on the link; then a back navigation. The same shape as the Next.js anchor's
- * harness (docs/PERFORMANCE.md). Median of 9 runs each. Ends with one summary line.
+ * harness (docs/PERFORMANCE.md). Median of 9 runs each. `--phone` (`npm run bench:nav -- --phone`) throttles
+ * network and CPU as a phone on a slow network (bench/phone.ts). Ends with one summary line.
  */
+import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
 import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
+import { emulatePhone, PHONE_OPTION } from "./phone.ts";
 import { median } from "./stats.ts";
+
+const { values } = parseArgs({ options: PHONE_OPTION });
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const app = await serveBuild({ onLog: () => {} });
@@ -64,10 +69,11 @@ try {
     for (const hover of [false, true]) {
       for (const target of TARGETS) {
         const page = await browser.newPage();
+        if (values.phone) await emulatePhone(page);
         let requests = 0;
         page.on("request", (request) => {
-          // The browser itself re-checks the favicon after navigations; that is not the app's request.
-          if (!request.url().endsWith("/favicon.svg")) requests++;
+          // Chromium asks for the icon again after navigations; its cache answers (docs/decisions/018-paint-first.md).
+          if (!new URL(request.url()).pathname.includes("/favicon")) requests++;
         });
         await page.goto(new URL("/", app.url).href);
         await hydrated(page);
@@ -99,11 +105,11 @@ try {
   await app.close();
 }
 
-console.log(`\nmedian of ${RUNS} runs:`);
+console.log(`\n${values.phone ? "phone profile (bench/phone.ts), " : ""}median of ${RUNS} runs:`);
 const summary: string[] = [];
 for (const [name, result] of Object.entries(results)) {
   const line = `${name} ${median(result.ms).toFixed(1)} ms, ${median(result.requests)} request(s)`;
   console.log(`  ${line}  (all: ${result.ms.map((ms) => ms.toFixed(1)).join(", ")})`);
   summary.push(line);
 }
-console.log(`\nnav: ${summary.join("; ")}`);
+console.log(`\nnav${values.phone ? " (phone)" : ""}: ${summary.join("; ")}`);

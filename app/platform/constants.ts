@@ -29,3 +29,6 @@ export const REQUEST_BODY_TIMEOUT_MS = 10_000;
 
 /** The most of Sentry's answer the tunnel reads (Sentry answers a few bytes); more is a 502. */
 export const MONITORING_TUNNEL_MAX_ANSWER_BYTES = 65_536;
+
+/** The longest `Link` preload header a page gets (bytes); Cloudflare's Early Hints and proxies cap header sizes. */
+export const PRELOAD_LINK_HEADER_MAX_BYTES = 2_048;

@@ -1,4 +1,5 @@
 import { isbot } from "isbot";
+import { preload } from "react-dom";
 import { renderToReadableStream } from "react-dom/server";
 import {
   type EntryContext,
@@ -9,6 +10,7 @@ import {
 } from "react-router";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
 import { NonceProvider } from "./nonce";
+import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
 import { getRequestPlatform } from "./request-context";
 import { documentSecurityHeaders } from "./security-headers";
 
@@ -30,6 +32,7 @@ export default async function handleRequest(
   try {
     body = await renderToReadableStream(
       <NonceProvider nonce={nonce}>
+        <StylesheetPreloads hrefs={routeStylesheets(routerContext)} />
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
@@ -62,7 +65,22 @@ export default async function handleRequest(
     documentSecurityHeaders({ nonce }, { development, reportOrigin }),
   ))
     responseHeaders.set(name, value);
-  return new Response(body, { headers: responseHeaders, status: statusCode });
+  // The page's stylesheets and first-load modules as a `Link` header, for 103 Early Hints
+  // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in workers/static-pages.ts.
+  const { head, body: document } = await splitHead(body);
+  const preloads = preloadLinkHeader(head);
+  if (preloads) responseHeaders.set("Link", preloads);
+  return new Response(document, { headers: responseHeaders, status: statusCode });
+}
+
+/**
+ * Paint first (docs/decisions/018-paint-first.md): React writes preloads ahead of the modulepreload links it
+ * hoists, and React Router links a route's imported stylesheets after those; preloading them here starts
+ * their fetch first. The root's stylesheet needs none: it has a precedence (app/root.tsx).
+ */
+function StylesheetPreloads({ hrefs }: { hrefs: string[] }) {
+  for (const href of hrefs) preload(href, { as: "style" });
+  return null;
 }
 
 /**

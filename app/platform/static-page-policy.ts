@@ -1,3 +1,4 @@
+import { preloadLinkHeader } from "./preload-links.ts";
 import { documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
 
 /**
@@ -23,11 +24,15 @@ export async function scriptHash(text: string): Promise<string> {
   return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
-/** Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once. */
+/**
+ * Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once, and the `Link`
+ * preloads of its stylesheets and first-load modules (Early Hints, docs/decisions/018-paint-first.md).
+ */
 export async function staticPageHeaders(
   html: string,
   policy: PolicyOptions = {},
 ): Promise<Record<string, string>> {
   const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-  return documentSecurityHeaders({ sha256 }, policy);
+  const preloads = preloadLinkHeader(html);
+  return { ...documentSecurityHeaders({ sha256 }, policy), ...(preloads ? { Link: preloads } : {}) };
 }

@@ -67,7 +67,7 @@ async function injectIntoPage(page: Page, path: string, markup: string): Promise
 }
 
 const INJECTED =
-  '<script>window.__injected = "inline"</script><img src="/favicon.svg" onload="window.__injected = \'handler\'">';
+  '<script>window.__injected = "inline"</script><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" onload="window.__injected = \'handler\'">';
 
 async function injected(page: Page): Promise<unknown> {
   return page.evaluate(() => (window as unknown as { __injected?: string }).__injected ?? null);
@@ -144,7 +144,10 @@ test("a static file opened as a document runs nothing: an inline script in the f
   pageProblems,
 }) => {
   pageProblems.expect(/Content Security Policy/);
-  const response = await page.goto("/favicon.svg");
+  await page.goto("/");
+  // The icon is a built, fingerprinted file (docs/decisions/018-paint-first.md).
+  const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+  const response = await page.goto(icon ?? "/missing-icon");
   expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");
   // What an SVG carrying script would do: add a script element to its own document.
   const ran = await page.evaluate(async () => {

@@ -21,12 +21,15 @@ function get(path: string, init?: RequestInit) {
 }
 
 /** The built files a page loads: its module scripts and stylesheets under /assets/. */
-async function builtFiles(pagePath: string): Promise<{ script: string; stylesheet: string }> {
+async function builtFiles(pagePath: string): Promise<{ script: string; stylesheet: string; icon: string }> {
   const html = await (await get(pagePath)).text();
   const script = html.match(/\/assets\/[\w-]+\.js/)?.[0];
   const stylesheet = html.match(/\/assets\/[\w-]+\.css/)?.[0];
-  if (!script || !stylesheet) throw new Error(`${pagePath} links no built script or stylesheet`);
-  return { script, stylesheet };
+  // The icon is a built, fingerprinted file (docs/decisions/018-paint-first.md).
+  const icon = html.match(/\/assets\/favicon-[\w-]+\.svg/)?.[0];
+  if (!script || !stylesheet || !icon)
+    throw new Error(`${pagePath} links no built script, stylesheet or icon`);
+  return { script, stylesheet, icon };
 }
 
 function expectNothingRuns(response: Response) {
@@ -37,7 +40,6 @@ function expectNothingRuns(response: Response) {
 
 describe("static files carry a policy under which nothing runs, and cannot be framed", () => {
   test.each([
-    ["the favicon (an SVG)", "/favicon.svg", "image/svg+xml"],
     ["robots.txt", "/robots.txt", "text/plain"],
     ["the page data of a pre-rendered page (a plain asset)", "/about.data", "text/x-script"],
     ["the page data of the pre-rendered home page", "/_root.data", "text/x-script"],
@@ -49,9 +51,10 @@ describe("static files carry a policy under which nothing runs, and cannot be fr
     expectNothingRuns(response);
   });
 
-  test("built scripts and stylesheets under /assets/ (a subresource's policy does not apply to its page)", async () => {
-    const { script, stylesheet } = await builtFiles("/about");
-    for (const path of [script, stylesheet]) {
+  test("built scripts, stylesheets and the icon (an SVG) under /assets/ (a subresource's policy does not apply to its page)", async () => {
+    const { script, stylesheet, icon } = await builtFiles("/about");
+    expect((await get(icon)).headers.get("content-type")?.startsWith("image/svg+xml")).toBe(true);
+    for (const path of [script, stylesheet, icon]) {
       const response = await get(path);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -60,8 +63,8 @@ describe("static files carry a policy under which nothing runs, and cannot be fr
   });
 
   test("a revalidated static file (304) keeps the policy", async () => {
-    const first = await get("/favicon.svg");
-    const revalidated = await get("/favicon.svg", {
+    const first = await get("/robots.txt");
+    const revalidated = await get("/robots.txt", {
       headers: { "If-None-Match": first.headers.get("etag") ?? "" },
     });
     expect(revalidated.status).toBe(304);

@@ -161,7 +161,7 @@ function fetchedFromNetwork(page: Page, from: number): Promise<string[]> {
         .slice(from)
         .filter((entry) => entry.transferSize > 0)
         .map((entry) => new URL(entry.name).pathname)
-        .filter((path) => path !== "/favicon.svg"),
+        .filter((path) => !path.includes("/favicon")),
     from,
   );
 }
