@@ -29,3 +29,12 @@ export const REQUEST_BODY_TIMEOUT_MS = 10_000;
 
 /** The most of Sentry's answer the tunnel reads (Sentry answers a few bytes); more is a 502. */
 export const MONITORING_TUNNEL_MAX_ANSWER_BYTES = 65_536;
+
+/** docs/decisions/017: the name the edge page cache gives itself in RFC 9211 `Cache-Status`. */
+export const PAGE_CACHE_NAME = "edge-page-cache";
+
+/** docs/decisions/017: how long an isolate trusts the purge times it read from the purge store. */
+export const PAGE_CACHE_PURGE_CHECK_MS = 1_000;
+
+/** docs/decisions/017: how long the writer's purge marker cookie lasts (far past the purge check's window). */
+export const PAGE_CACHE_PURGE_MARKER_MAX_AGE_SECONDS = 60;
