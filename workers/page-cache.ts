@@ -51,6 +51,10 @@ const ROUTE_CACHE_CONTROL = "X-Page-Cache-Route-Cache-Control";
 /** Background refreshes under way in this isolate, by key: one per key, not one per request. */
 const refreshing = new Map<string, Promise<void>>();
 
+/** Keys this isolate has stored (bounded): their page is known to be shareable before it is rendered. */
+const MAX_SHAREABLE_KEYS = 1_000;
+const shareableKeys = new Set<string>();
+
 export async function servePageCached(request: Request, url: URL, parts: PageCacheParts): Promise<Response> {
   const handling = cacheHandling(request);
   // `npm run dev` renders every request afresh, as it does pre-rendered pages.
@@ -59,11 +63,12 @@ export async function servePageCached(request: Request, url: URL, parts: PageCac
   const key = cacheKeyUrl(parts.version, url);
   const entry = await edgeCache().match(key);
   const stored = entry && storedEntry(entry);
-  let purgedForWriter = false;
+  const marker = await readPurgeMarker(request);
+  // The visitor purged something lately and this copy (if any) is older: they must read their own write.
+  const writer = marker !== undefined && (!stored || isPurged(stored.storedAt, marker));
   if (entry && stored) {
     const latest = await latestPurgeOrAlways(parts.purgeStore, url.pathname, stored.policy.tags);
-    purgedForWriter = isPurged(stored.storedAt, await readPurgeMarker(request));
-    if (!isPurged(stored.storedAt, latest) && !purgedForWriter) {
+    if (!isPurged(stored.storedAt, latest) && !writer) {
       const state = entryState(stored.storedAt, stored.policy, Date.now());
       if (state === "fresh") {
         const ttl = Math.max(
@@ -80,10 +85,11 @@ export async function servePageCached(request: Request, url: URL, parts: PageCac
   } else if (entry) {
     await entry.body?.cancel();
   }
-  // A page known to be shareable (its copy is purged or expired): the cache renders it from the key, stores
-  // it and serves that very copy. Not for the writer who purged it: their own request is rendered (it carries
-  // their database bookmark), so they read their write whatever a replica holds.
-  if (stored && !purgedForWriter && request.method === "GET") {
+  // A page known to be shareable (its copy is purged or expired, or this isolate stored it before and the
+  // cache has lost it, as where the Cache API does nothing: docs/page-cache.md): the cache renders it from the
+  // key, stores it and serves that very copy, one render. Not for the writer: their own request is rendered
+  // (it carries their database bookmark), so they read their write whatever a replica holds.
+  if ((stored || shareableKeys.has(key)) && !writer && request.method === "GET") {
     const copy = await renderAndStore(key, url, parts);
     if (copy) return toVisitor(copy, { kind: "miss", stored: true }, key);
   }
@@ -159,6 +165,8 @@ async function renderAndStore(key: string, url: URL, parts: PageCacheParts): Pro
   headers.delete("Content-Length");
   const copy = new Response(body, { status: response.status, headers });
   await edgeCache().put(key, copy.clone());
+  if (shareableKeys.size >= MAX_SHAREABLE_KEYS) shareableKeys.clear();
+  shareableKeys.add(key);
   return copy;
 }
 

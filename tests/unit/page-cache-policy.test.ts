@@ -14,7 +14,10 @@ import {
   withoutNonce,
 } from "../../app/platform/page-cache/policy.ts";
 
-const SHARED = { "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600", "Cache-Tag": "messages" };
+const SHARED = {
+  "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600",
+  "Cache-Tag": "messages",
+};
 
 function policyOf(status: number, headers: Record<string, string>) {
   return sharedCachePolicy(status, new Headers(headers));
@@ -156,6 +159,8 @@ describe("the nonce of a page rendered for sharing", () => {
     expect(policyNonce(`script-src 'nonce-${nonce}' 'strict-dynamic'`)).toBe(nonce);
     expect(policyNonce("script-src 'sha256-x'")).toBeUndefined();
     const html = `<script nonce="${nonce}">a()</script><link nonce="${nonce}" rel="modulepreload"><p>nonce="other"</p>`;
-    expect(withoutNonce(html, nonce)).toBe('<script>a()</script><link rel="modulepreload"><p>nonce="other"</p>');
+    expect(withoutNonce(html, nonce)).toBe(
+      '<script>a()</script><link rel="modulepreload"><p>nonce="other"</p>',
+    );
   });
 });
