@@ -1,3 +1,4 @@
+import { Response as MiniflareResponse } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recordPurge } from "../../app/platform/page-cache/purge.server.ts";
 import { inlineScripts, scriptHash } from "../../app/platform/static-page-headers.ts";
@@ -63,9 +64,11 @@ async function age(key: string, seconds: number): Promise<void> {
   const cache = (await app.miniflare.getCaches()).default;
   const entry = await cache.match(key);
   if (!entry) throw new Error(`nothing stored under ${key}`);
-  const headers = new Headers(entry.headers);
-  headers.set("X-Page-Cache-Stored-At", String(Date.now() - seconds * 1000));
-  await cache.put(key, new Response(await entry.text(), { status: entry.status, headers }));
+  const headers = {
+    ...Object.fromEntries(entry.headers),
+    "x-page-cache-stored-at": `${Date.now() - seconds * 1000}`,
+  };
+  await cache.put(key, new MiniflareResponse(await entry.text(), { status: entry.status, headers }));
 }
 
 function renderedAt(html: string): string | undefined {
