@@ -88,8 +88,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (outcome === "stored") {
     // Every data center's copy of the latest messages is out of date now; the marker cookie lets the poster
     // see theirs at once wherever they are answered (docs/decisions/017-edge-page-cache.md).
-    const purged = await purgePages(context, { tags: [MESSAGES_CACHE_TAG] });
-    for (const cookie of purged.getSetCookie()) headers.append("Set-Cookie", cookie);
+    try {
+      const purged = await purgePages(context, { tags: [MESSAGES_CACHE_TAG] });
+      for (const cookie of purged.getSetCookie()) headers.append("Set-Cookie", cookie);
+    } catch (error) {
+      // The message is stored: say so. Cached lists catch up when their copies expire (decision 017).
+      recordServerError(error, request);
+    }
   }
   return redirect("/messages", { status: 303, headers });
 }
