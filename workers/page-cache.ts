@@ -97,8 +97,9 @@ export async function servePageCached(request: Request, url: URL, parts: PageCac
   if (!sharedCachePolicy(response.status, response.headers)) {
     return toVisitor(response, { kind: "miss", stored: false }, key);
   }
-  // Rendered from the visitor's request, so not shared: the cache stores a copy of its own, once.
-  if (request.method === "GET") refreshInBackground(key, url, parts);
+  // Rendered from the visitor's request, so not shared: the cache stores a copy of its own, once (unless
+  // one was stored while this render ran).
+  if (request.method === "GET" && !shareableKeys.has(key)) refreshInBackground(key, url, parts);
   return toVisitor(response, { kind: "miss", stored: false, detail: "storing" }, key);
 }
 
