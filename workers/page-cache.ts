@@ -82,9 +82,9 @@ export async function servePageCached(request: Request, url: URL, parts: PageCac
         return toVisitor(entry, { kind: "stale" }, key, request.method);
       }
     }
-  } else if (entry) {
-    await entry.body?.cancel();
   }
+  // Not served (purged, expired, not ours): its body is not read.
+  await entry?.body?.cancel();
   // A page known to be shareable (its copy is purged or expired, or this isolate stored it before and the
   // cache has lost it, as where the Cache API does nothing: docs/page-cache.md): the cache renders it from the
   // key, stores it and serves that very copy, one render. Not for the writer: their own request is rendered
