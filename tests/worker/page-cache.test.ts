@@ -1,4 +1,5 @@
 import { Response as MiniflareResponse } from "miniflare";
+import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { recordPurge } from "../../app/platform/page-cache/purge.server.ts";
 import { inlineScripts, scriptHash } from "../../app/platform/static-page-headers.ts";
@@ -187,6 +188,26 @@ describe("purge on write", () => {
     const page = await get("/messages/latest?t=writer", { Cookie: cookies.join("; ") });
     expect(page.headers.get("Cache-Status")).toMatch(/fwd=miss/);
     expect(await page.text()).toContain("my own write");
+  });
+
+  test("the writer's marker alone keeps them from a copy older than their write (another isolate's view)", async () => {
+    const path = "/messages/latest?t=marker";
+    await (await storedCopy(path)).text();
+    // A write this isolate was not told about, as when the purge went through another data center.
+    const db = await app.miniflare.getD1Database("DB");
+    await db
+      .prepare(
+        "INSERT INTO messages (submission_id, name, text) VALUES (?, 'Elsewhere', 'written elsewhere')",
+      )
+      .bind(crypto.randomUUID())
+      .run();
+    const marker = (await createCookie("page-cache-purged").serialize(Date.now())).split(";")[0] ?? "";
+    const writer = await get(path, { Cookie: marker });
+    expect(writer.headers.get("Cache-Status")).toMatch(/fwd=miss/);
+    expect(await writer.text()).toContain("written elsewhere");
+    const other = await get(path);
+    expect(other.headers.get("Cache-Status")).toMatch(/; hit; /);
+    expect(await other.text()).not.toContain("written elsewhere");
   });
 
   test("a purge by path from any isolate reaches this one within the purge check's second", async () => {
