@@ -268,3 +268,20 @@ describe("never stored", () => {
     expect(html).not.toContain("nonce=");
   });
 });
+
+// Last in the file: it breaks the purge store for the rest of this server's life.
+describe("when the purge store fails", () => {
+  test("a post is still stored and redirected, and no copy is served unchecked", async () => {
+    const path = "/messages/latest?t=store-down";
+    await (await storedCopy(path)).text();
+    const db = await app.miniflare.getD1Database("DB");
+    await db.prepare("DROP TABLE page_cache_purges").run();
+    const posted = await post({ submissionId: await submissionId(), name: "Down", text: "store is down" });
+    expect(posted.status).toBe(303);
+    // Past the purge check's second, the copy's check fails: the page is rendered instead.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const page = await get(path);
+    expect(page.headers.get("Cache-Status")).toMatch(/fwd=miss/);
+    expect(await page.text()).toContain("store is down");
+  });
+});
