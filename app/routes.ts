@@ -9,6 +9,7 @@ export default [
   route("glossary", "routes/glossary.tsx"),
   route("glossary/:slug", "routes/glossary-term.tsx"),
   route("messages", "routes/messages.tsx"),
+  route("messages/latest", "routes/messages-latest.tsx"),
   // Reference failures for the application-error page; 404 unless ENABLE_FAILURE_ROUTES is "true".
   ...prefix("failures", [
     route("loader", "routes/failure-loader.tsx"),

@@ -11,6 +11,7 @@ import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
+import { servePageCached } from "./page-cache";
 import { isCrossSiteMutation } from "./same-origin";
 import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 
@@ -20,7 +21,8 @@ const routeIds = new Set(Object.keys(serverBuild.routes));
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
 const app = {
-  async fetch(request, env, _ctx) {
+  // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
+  async fetch(request: Request, env: Env, _ctx: ExecutionContext) {
     const context = new RouterContextProvider();
     context.set(requestPlatform, { env, config: platformConfig(env), nonce: createNonce() });
     return handleAppRequest(request, context);
@@ -89,7 +91,23 @@ async function routeRequest(
     });
     if (page) return page;
   }
-  // Without a DSN, reporting is off and the SDK is not even loaded.
+  // Pages a route declared shareable come from the edge page cache (docs/decisions/017-edge-page-cache.md).
+  return servePageCached(request, url, {
+    version: env.CF_VERSION_METADATA.id,
+    purgeStore: env.DB,
+    render: (toRender) => renderApp(toRender, env, ctx, config),
+    ctx,
+    policy: { reportOrigin: config.monitoring?.directOrigin },
+  });
+}
+
+/** The app renders; without a DSN, reporting is off and the SDK is not even loaded. */
+async function renderApp(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  config: PlatformConfig,
+): Promise<Response> {
   if (!config.monitoring) return app.fetch(request, env, ctx);
   return (await withReporting()).fetch(request, env, ctx);
 }

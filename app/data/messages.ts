@@ -73,3 +73,6 @@ function asText(value: unknown): string {
 function characters(value: string): number {
   return [...value].length;
 }
+
+/** The edge page cache's tag of pages that list messages: posting one purges it (routes/messages-latest.tsx). */
+export const MESSAGES_CACHE_TAG = "messages";

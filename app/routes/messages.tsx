@@ -1,11 +1,18 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { isSubmissionId, MESSAGE_LIMITS, type MessageErrors, validateMessage } from "../data/messages";
+import {
+  isSubmissionId,
+  MESSAGE_LIMITS,
+  MESSAGES_CACHE_TAG,
+  type MessageErrors,
+  validateMessage,
+} from "../data/messages";
 import { latestMessages, type SaveOutcome, saveMessage } from "../data/messages.server";
 import { REQUEST_BODY_TIMEOUT_MS } from "../platform/constants";
 import { openVisitorD1Session } from "../platform/d1-session.server";
 import { recordServerError } from "../platform/errors/server-error.server";
 import { readFormData } from "../platform/http/form-data.server";
+import { purgePages } from "../platform/page-cache/purge.server";
 import { getRequestPlatform } from "../platform/request-context";
 import type { Route } from "./+types/messages";
 
@@ -77,7 +84,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ formError: ID_TAKEN, values, submissionId: crypto.randomUUID() }, { status: 409 });
   }
   // The write's bookmark goes with the redirect, so the list it leads to is read from a copy that has it.
-  return redirect("/messages", { status: 303, headers: await session.responseHeaders() });
+  const headers = await session.responseHeaders();
+  if (outcome === "stored") {
+    // Every data center's copy of the latest messages is out of date now; the marker cookie lets the poster
+    // see theirs at once wherever they are answered (docs/decisions/017-edge-page-cache.md).
+    try {
+      const purged = await purgePages(context, { tags: [MESSAGES_CACHE_TAG] });
+      for (const cookie of purged.getSetCookie()) headers.append("Set-Cookie", cookie);
+    } catch (error) {
+      // The message is stored: say so. Cached lists catch up when their copies expire (decision 017).
+      recordServerError(error, request);
+    }
+  }
+  return redirect("/messages", { status: 303, headers });
 }
 
 /** The form's fields in page order, with their inputs' ids: focus goes to the first invalid one. */

@@ -15,6 +15,7 @@ const PAGES = [
   { path: "/glossary", h1: "Glossary" },
   { path: "/glossary/edge", h1: "Edge" },
   { path: "/messages", h1: "Messages" },
+  { path: "/messages/latest", h1: "Latest messages" },
   { path: "/no-such-page", h1: "404", status: 404 },
   { path: "/failures/render", h1: /^Application error: a server-side exception/, status: 500 },
 ] as const;
