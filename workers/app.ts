@@ -4,6 +4,8 @@ import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
 import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
+import { createRequestErrors, type ServerErrorReporter } from "../app/platform/errors/request-errors";
+import { recordRejection } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
@@ -18,17 +20,29 @@ const routeIds = new Set(Object.keys(serverBuild.routes));
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
+/** The app itself; `report` is how this request's server errors are reported (none without a DSN). */
 const app = {
-  async fetch(request, env, _ctx) {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext, report?: ServerErrorReporter) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, { env, config: platformConfig(env), nonce: createNonce() });
+    context.set(requestPlatform, {
+      env,
+      config: platformConfig(env),
+      nonce: createNonce(),
+      errors: createRequestErrors(report),
+      waitUntil(promise) {
+        recordRejection(promise, { request, context });
+        ctx.waitUntil(promise.catch(() => {}));
+      },
+    });
     return handleAppRequest(request, context);
   },
-} satisfies ExportedHandler<Env>;
+};
+
+type MonitoredApp = { fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> };
 
 /** The app with error reporting, loaded on the first request that has a DSN configured. */
-let monitoredApp: Promise<{ fetch: typeof app.fetch }> | undefined;
-function withReporting(): Promise<{ fetch: typeof app.fetch }> {
+let monitoredApp: Promise<MonitoredApp> | undefined;
+function withReporting(): Promise<MonitoredApp> {
   monitoredApp ??= import("./with-monitoring").then(({ withMonitoring }) => withMonitoring(app));
   return monitoredApp;
 }

@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ messages, listDigest: null, submissionId }, { headers: await session.responseHeaders() });
   } catch (error) {
     // The list is unavailable, the form is not: show it with a digest rather than an error page.
-    return { messages: [], listDigest: recordServerError(error, request), submissionId };
+    return { messages: [], listDigest: recordServerError(error, { request, context }), submissionId };
   }
 }
 
@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     outcome = await saveMessage(session.db, postedId, values);
   } catch (error) {
     // Nothing was written (one transaction); keep what the user typed and give them the digest to quote.
-    const digest = recordServerError(error, request);
+    const digest = recordServerError(error, { request, context });
     return data(
       {
         formError: "Your message could not be saved. Please try again in a moment.",

@@ -1,5 +1,7 @@
 import { data, type ServerBuild } from "react-router";
-import { serverErrorPayload } from "./server-error.server";
+import { routeName } from "../monitoring/route-name";
+import { getRequestPlatform } from "../request-context";
+import { recordRejection, type ServerErrorScope, serverErrorPayload } from "./server-error.server";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type RouteHandler = NonNullable<ServerRouteModule["loader"]>;
@@ -30,26 +32,51 @@ function guardModule(module: ServerRouteModule): ServerRouteModule {
 
 function guardHandler(handler: RouteHandler): RouteHandler {
   return async (args) => {
+    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
     try {
-      return await handler(args);
+      const result = await handler(args);
+      recordStreamedRejections(result, args);
+      return result;
     } catch (error) {
-      throw toDigestResponse(error, args.request);
+      throw toDigestResponse(error, args);
     }
   };
 }
 
 function guardMiddleware(middleware: RouteMiddleware): RouteMiddleware {
   return async (args, next) => {
+    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
     try {
       return await middleware(args, next);
     } catch (error) {
-      throw toDigestResponse(error, args.request);
+      throw toDigestResponse(error, args);
     }
   };
 }
 
 /** A thrown `data()` reaches the error boundary as a route error response, which is not sanitized. */
-function toDigestResponse(error: unknown, request: Request): unknown {
-  const payload = serverErrorPayload(error, request);
+function toDigestResponse(error: unknown, scope: ServerErrorScope): unknown {
+  const payload = serverErrorPayload(error, scope);
   return payload ? data(payload, { status: 500 }) : error;
+}
+
+/**
+ * Promises a loader returns unawaited are streamed (`<Await>`): one that rejects fails after the Response
+ * exists, and React Router only hands the sanitized rejection to the page's `errorElement`. It is a server
+ * failure all the same (issue 18), so it is logged and reported from here.
+ */
+function recordStreamedRejections(result: unknown, scope: ServerErrorScope): void {
+  const payload = isDataWithResponseInit(result) ? result.data : result;
+  if (typeof payload !== "object" || payload === null) return;
+  for (const value of Object.values(payload)) {
+    if (value instanceof Promise) recordRejection(value, scope);
+  }
+}
+
+function isDataWithResponseInit(value: unknown): value is { data: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "DataWithResponseInit"
+  );
 }
