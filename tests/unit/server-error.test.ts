@@ -1,9 +1,4 @@
-import {
-  data,
-  UNSAFE_ErrorResponseImpl as ErrorResponse,
-  RouterContextProvider,
-  redirect,
-} from "react-router";
+import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { errorDigest } from "../../app/platform/errors/digest";
 import {
