@@ -4,7 +4,7 @@ import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
 import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
-import { createRequestErrors, type ServerErrorReporter } from "../app/platform/errors/request-errors";
+import { createRequestErrors, type RequestReporting } from "../app/platform/errors/request-errors";
 import { recordRejection } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
@@ -20,15 +20,16 @@ const routeIds = new Set(Object.keys(serverBuild.routes));
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
-/** The app itself; `report` is how this request's server errors are reported (none without a DSN). */
+/** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
-  async fetch(request: Request, env: Env, ctx: ExecutionContext, report?: ServerErrorReporter) {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext, reporting?: RequestReporting) {
     const context = new RouterContextProvider();
     context.set(requestPlatform, {
       env,
       config: platformConfig(env),
       nonce: createNonce(),
-      errors: createRequestErrors(report),
+      errors: createRequestErrors(reporting?.report),
+      tracer: reporting?.tracer,
       waitUntil(promise) {
         recordRejection(promise, { request, context });
         ctx.waitUntil(promise.catch(() => {}));

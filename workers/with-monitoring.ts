@@ -1,6 +1,15 @@
-import { captureEvent, getActiveSpan, getClient, spanToTraceHeader, withSentry } from "@sentry/cloudflare";
+import {
+  captureEvent,
+  getActiveSpan,
+  getClient,
+  spanToTraceHeader,
+  startSpan,
+  updateSpanName,
+  withSentry,
+} from "@sentry/cloudflare";
 import { platformConfig } from "../app/platform/config.server";
-import type { ServerErrorReporter } from "../app/platform/errors/request-errors";
+import type { RequestReporting, ServerErrorReporter } from "../app/platform/errors/request-errors";
+import type { RouteTracer } from "../app/platform/monitoring/route-tracer";
 import {
   isTracedRequest,
   serverSentryOptions,
@@ -10,9 +19,10 @@ import {
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
 type ServerErrorReport = { error: unknown; digest: string };
-/** The app as workers/app.ts hands it over: it takes the reporter its request's errors go to. */
+type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
+/** The app as workers/app.ts hands it over: it takes how its request is reported. */
 type ReportingApp = {
-  fetch(request: Request, env: Env, ctx: ExecutionContext, report: ServerErrorReporter): Promise<Response>;
+  fetch(request: Request, env: Env, ctx: ExecutionContext, reporting: RequestReporting): Promise<Response>;
 };
 
 /**
@@ -69,12 +79,10 @@ export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
       // Taken now, inside the request's span: the report joins this trace under it.
       const span = getActiveSpan();
       const header = span ? spanToTraceHeader(span) : null;
-      return app.fetch(
-        request,
-        env,
-        ctx,
-        reporterFor(request, env, ctx, () => untracedTraceHeader(header)),
-      );
+      return app.fetch(request, env, ctx, {
+        report: reporterFor(request, env, ctx, () => untracedTraceHeader(header)),
+        tracer: span && sentryTracer(span),
+      });
     },
   });
 
@@ -83,12 +91,33 @@ export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
       const sentryTrace = request.headers.get("sentry-trace");
       const rate = platformConfig(env).monitoring?.tracesSampleRate ?? 0;
       if (isTracedRequest(sentryTrace, rate)) return traced.fetch(request, env, ctx);
-      return app.fetch(
-        request,
-        env,
-        ctx,
-        reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
-      );
+      return app.fetch(request, env, ctx, {
+        report: reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
+        tracer: undefined,
+      });
+    },
+  };
+}
+
+/** Sentry's attribute for where a transaction name comes from ("route" groups by it). */
+const SENTRY_SOURCE = "sentry.source";
+
+/** The route spans and the transaction name of a traced request, in Sentry's terms (route-tracing.server.ts). */
+function sentryTracer(requestSpan: Span): RouteTracer {
+  let named = false;
+  return {
+    // The first handler names it: after an action, React Router runs the loaders with a GET of their own.
+    nameTransaction(name) {
+      if (named) return;
+      named = true;
+      updateSpanName(requestSpan, name);
+      requestSpan.setAttribute(SENTRY_SOURCE, "route");
+    },
+    async span({ name, op, attributes }, run) {
+      await startSpan({ name, op, attributes }, async (span) => {
+        const { status } = await run();
+        if (status === "error") span.setStatus({ code: 2, message: "internal_error" });
+      });
     },
   };
 }

@@ -7,9 +7,13 @@ import {
   ServerRouter,
 } from "react-router";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
+import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { getRequestPlatform } from "./request-context";
 import { documentSecurityHeaders } from "./security-headers";
+
+/** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
+export const instrumentations = [routeTracing];
 
 /** Deferred data still pending after this long is rejected, so no stream stays open for ever. */
 export const streamTimeout = 5_000;

@@ -16,6 +16,7 @@ export default {
       config: platformConfig(env),
       nonce: "",
       errors: createRequestErrors(),
+      tracer: undefined,
       waitUntil: (promise) => ctx.waitUntil(promise),
     });
     return handleRequest(request, context);

@@ -14,6 +14,7 @@ export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
     config: { failureRoutes: false, monitoring: null } satisfies PlatformConfig,
     nonce: "",
     errors: createRequestErrors(report),
+    tracer: undefined,
     waitUntil: () => {},
   });
   return { request: new Request("https://app.example/items/ams?x=1", init), context };

@@ -1,3 +1,5 @@
+import type { RouteTracer } from "../monitoring/route-tracer";
+
 /** Sends one server error, tagged with its digest, to the error-reporting service. */
 export type ServerErrorReporter = (error: unknown, digest: string) => void;
 
@@ -18,3 +20,10 @@ export type RequestErrors = {
 export function createRequestErrors(report?: ServerErrorReporter): RequestErrors {
   return { recorded: new Map(), report, route: undefined };
 }
+
+/** How a request is reported, as the Worker's reporting hands it to the app (none without a DSN). */
+export type RequestReporting = {
+  report: ServerErrorReporter;
+  /** Only for a traced request. */
+  tracer: RouteTracer | undefined;
+};
