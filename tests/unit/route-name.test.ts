@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { routeName, transactionName } from "../../app/platform/monitoring/route-name";
+import { matchedRouteName, routeName, transactionName } from "../../app/platform/monitoring/route-name";
 
 describe("routeName", () => {
   test.each([
@@ -16,5 +16,17 @@ describe("transactionName", () => {
   test("is the method and the route, as Sentry's framework SDKs name server transactions", () => {
     expect(transactionName("get", "items/:id")).toBe("GET /items/:id");
     expect(transactionName("POST", "messages")).toBe("POST /messages");
+  });
+});
+
+describe("matchedRouteName", () => {
+  test.each([
+    [[undefined], "/"],
+    [[undefined, undefined], "/"],
+    [[undefined, "items/:id"], "/items/:id"],
+    [[undefined, "failures", "loader"], "/failures/loader"],
+    [["/", "glossary", ":slug"], "/glossary/:slug"],
+  ])("the routes' paths %j are the route %s", (paths, name) => {
+    expect(matchedRouteName(paths)).toBe(name);
   });
 });
