@@ -1,8 +1,8 @@
 import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { isControlFlow } from "../../app/platform/errors/control-flow";
 import { errorDigest } from "../../app/platform/errors/digest";
 import {
-  isControlFlow,
   recordRejection,
   recordServerError,
   serverErrorPayload,

@@ -1,5 +1,6 @@
-import { isRouteErrorResponse, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { getRequestPlatform } from "../request-context";
+import { isControlFlow } from "./control-flow";
 import { errorDigest } from "./digest";
 import type { ServerErrorPayload } from "./server-error-payload";
 
@@ -36,18 +37,6 @@ export function recordServerError(error: unknown, { request, context }: ServerEr
 }
 
 /**
- * Thrown Responses, `data()` and route error responses are control flow (redirects, 404s), not
- * failures: they pass through untouched and are never recorded.
- */
-export function isControlFlow(error: unknown): boolean {
-  return (
-    error instanceof Response ||
-    isRouteErrorResponse(error) ||
-    (isObject(error) && (error as { type?: unknown }).type === "DataWithResponseInit")
-  );
-}
-
-/**
  * What the browser may see of an uncaught server exception: its digest, nothing else (docs/contract.md C1).
  * Undefined for control flow and for aborted requests (nobody is waiting for the answer).
  */
@@ -65,8 +54,4 @@ export function recordRejection(promise: PromiseLike<unknown>, scope: ServerErro
   promise.then(undefined, (error: unknown) => {
     serverErrorPayload(error, scope);
   });
-}
-
-function isObject(value: unknown): value is object {
-  return (typeof value === "object" && value !== null) || typeof value === "function";
 }

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse } from "react-router";
+import { isControlFlow } from "../errors/control-flow";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
@@ -32,11 +32,11 @@ export function startBrowserMonitoring(config: BrowserMonitoringConfig): void {
 
 /**
  * React Router's `onError`: an exception in the browser (render, client loader...) is reported once.
- * Route error responses are not: 404s are not errors, and a server error's page already carries the
- * digest of the report the Worker sent.
+ * Control flow is not (control-flow.ts): 404s are not errors, and a server error's page already carries
+ * the digest of the report the Worker sent.
  */
 export function reportRouterError(error: unknown): void {
-  if (isRouteErrorResponse(error)) return;
+  if (isControlFlow(error)) return;
   if (reporter) reporter.captureException(error);
   else if (queuedErrors.length < MAX_QUEUED_ERRORS) queuedErrors.push(error);
 }
