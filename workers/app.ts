@@ -4,8 +4,9 @@ import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
 import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
+import { isControlFlow } from "../app/platform/errors/control-flow";
 import { createRequestErrors, type RequestReporting } from "../app/platform/errors/request-errors";
-import { recordRejection } from "../app/platform/errors/server-error.server";
+import { recordServerError } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
@@ -31,8 +32,12 @@ const app = {
       errors: createRequestErrors(reporting?.report),
       tracer: reporting?.tracer,
       waitUntil(promise) {
-        recordRejection(promise, { request, context });
-        ctx.waitUntil(promise.catch(() => {}));
+        // Recorded even when the visitor has gone: this work was meant to finish without them.
+        ctx.waitUntil(
+          promise.catch((error: unknown) => {
+            if (!isControlFlow(error)) recordServerError(error, { request, context });
+          }),
+        );
       },
     });
     return handleAppRequest(request, context);
