@@ -4,6 +4,9 @@ import { EXTRA_ACTION_ORIGINS } from "../app/platform/build-config";
 import { missingCacheHeaders } from "../app/platform/cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
+import { isControlFlow } from "../app/platform/errors/control-flow";
+import { createRequestErrors, type RequestReporting } from "../app/platform/errors/request-errors";
+import { recordServerError } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
 import { requestPlatform } from "../app/platform/request-context";
@@ -20,18 +23,35 @@ const routeIds = new Set(Object.keys(serverBuild.routes));
 // Created once per isolate: React Router derives its route tables here, not on every request.
 const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
 
+/** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
   // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
-  async fetch(request: Request, env: Env, _ctx: ExecutionContext) {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext, reporting?: RequestReporting) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, { env, config: platformConfig(env), nonce: createNonce() });
+    context.set(requestPlatform, {
+      env,
+      config: platformConfig(env),
+      nonce: createNonce(),
+      errors: createRequestErrors(reporting?.report),
+      tracer: reporting?.tracer,
+      waitUntil(promise) {
+        // Recorded even when the visitor has gone: this work was meant to finish without them.
+        ctx.waitUntil(
+          promise.catch((error: unknown) => {
+            if (!isControlFlow(error)) recordServerError(error, { request, context });
+          }),
+        );
+      },
+    });
     return handleAppRequest(request, context);
   },
-} satisfies ExportedHandler<Env>;
+};
+
+type MonitoredApp = { fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> };
 
 /** The app with error reporting, loaded on the first request that has a DSN configured. */
-let monitoredApp: Promise<{ fetch: typeof app.fetch }> | undefined;
-function withReporting(): Promise<{ fetch: typeof app.fetch }> {
+let monitoredApp: Promise<MonitoredApp> | undefined;
+function withReporting(): Promise<MonitoredApp> {
   monitoredApp ??= import("./with-monitoring").then(({ withMonitoring }) => withMonitoring(app));
   return monitoredApp;
 }

@@ -1,21 +1,29 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { captureException, withSentry } from "@sentry/cloudflare";
+import {
+  captureEvent,
+  getActiveSpan,
+  getClient,
+  spanToTraceHeader,
+  startSpan,
+  updateSpanName,
+  withSentry,
+} from "@sentry/cloudflare";
 import { platformConfig } from "../app/platform/config.server";
+import type { RequestReporting, ServerErrorReporter } from "../app/platform/errors/request-errors";
+import type { RouteTracer } from "../app/platform/monitoring/route-tracer";
 import {
   isTracedRequest,
   serverSentryOptions,
-  setServerErrorReporter,
   untracedTraceHeader,
 } from "../app/platform/monitoring/server-sentry.server";
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
-type PendingReport = { error: unknown; digest: string };
-
-/** The server errors of a request that is not traced, held until its response is out. */
-const untracedErrors = new AsyncLocalStorage<PendingReport[]>();
-/** What a report-only run of the SDK is to capture, by its stand-in request. */
-const reportsFor = new WeakMap<IncomingRequest, PendingReport[]>();
+type ServerErrorReport = { error: unknown; digest: string };
+type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
+/** The app as workers/app.ts hands it over: it takes how its request is reported. */
+type ReportingApp = {
+  fetch(request: Request, env: Env, ctx: ExecutionContext, reporting: RequestReporting): Promise<Response>;
+};
 
 /**
  * The app with error reporting. Imported only when a DSN is configured: merely loading the SDK costs about a
@@ -24,22 +32,57 @@ const reportsFor = new WeakMap<IncomingRequest, PendingReport[]>();
  * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs
  * about 18% of a dynamic page's CPU even when the request is not sampled (docs/PERFORMANCE.md).
  * So the sampling decision comes first: a traced request runs inside the wrapper; any other request runs
- * the plain app, and only if it recorded a server error does the SDK run, after the response, to capture
- * that error with the request's URL, method and headers and the same digest tag.
+ * the plain app.
+ *
+ * Every server error, traced request or not, is reported by a report-only run of the SDK that the request
+ * schedules with `waitUntil` (docs/decisions/014-reporting-per-request.md): errors also happen after the
+ * Response exists (streamed data, Suspense boundaries, `waitUntil` work), when a traced request's scope has
+ * been flushed and an untraced one has no scope at all. The run carries the request's URL, method, headers
+ * and trace, so the event still links to the request's trace.
  */
-export function withMonitoring(app: { fetch: FetchHandler }): { fetch: FetchHandler } {
-  setServerErrorReporter((error, digest) => {
-    const pending = untracedErrors.getStore();
-    if (pending) pending.push({ error, digest });
-    else captureException(error, { tags: { digest }, level: "error" });
-  });
-  // withSentry instruments the handler object it is given in place: each gets an object of its own.
-  const traced = withSentry(serverSentryOptions, { fetch: app.fetch });
+export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
+  // What a report-only run is to capture, by its stand-in request (a fresh object per report: never shared).
+  const reports = new WeakMap<IncomingRequest, ServerErrorReport>();
   const reportOnly: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
     async fetch(request: IncomingRequest) {
-      for (const { error, digest } of reportsFor.get(request) ?? [])
-        captureException(error, { tags: { digest }, level: "error" });
+      const report = reports.get(request);
+      if (report) await captureServerError(report);
       return new Response(null, { status: 204 });
+    },
+  });
+
+  /** The reporter a request carries; `traceHeader` is called once, on its first error. */
+  function reporterFor(
+    request: IncomingRequest,
+    env: Env,
+    ctx: ExecutionContext,
+    traceHeader: () => string,
+  ): ServerErrorReporter {
+    let sentryTrace: string | undefined;
+    return (error, digest) => {
+      sentryTrace ??= traceHeader();
+      // The body is not reported (data collection), and the sampled flag 0 keeps this run from starting
+      // a transaction of its own.
+      const headers = new Headers(request.headers);
+      headers.delete("content-length");
+      headers.set("sentry-trace", sentryTrace);
+      // A request made here has no `cf` properties; the SDK reads them only when present.
+      const standIn = new Request(request.url, { method: request.method, headers }) as IncomingRequest;
+      reports.set(standIn, { error, digest });
+      ctx.waitUntil(reportOnly.fetch(standIn, env, ctx));
+    };
+  }
+
+  // withSentry instruments the handler object it is given in place: each gets an object of its own.
+  const traced = withSentry(serverSentryOptions, {
+    fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext) {
+      // Taken now, inside the request's span: the report joins this trace under it.
+      const span = getActiveSpan();
+      const header = span ? spanToTraceHeader(span) : null;
+      return app.fetch(request, env, ctx, {
+        report: reporterFor(request, env, ctx, () => untracedTraceHeader(header)),
+        tracer: span && sentryTracer(span),
+      });
     },
   });
 
@@ -47,25 +90,49 @@ export function withMonitoring(app: { fetch: FetchHandler }): { fetch: FetchHand
     async fetch(request, env, ctx) {
       const sentryTrace = request.headers.get("sentry-trace");
       const rate = platformConfig(env).monitoring?.tracesSampleRate ?? 0;
-      if (isTracedRequest(sentryTrace, rate)) {
-        return traced.fetch(request, env, ctx);
-      }
-      const pending: PendingReport[] = [];
-      try {
-        return await untracedErrors.run(pending, () => app.fetch(request, env, ctx));
-      } finally {
-        if (pending.length > 0) {
-          // The body is not reported (data collection), and the sampled flag 0 keeps this run from starting
-          // a transaction of its own.
-          const headers = new Headers(request.headers);
-          headers.delete("content-length");
-          headers.set("sentry-trace", untracedTraceHeader(sentryTrace));
-          // A request made here has no `cf` properties; the SDK reads them only when present.
-          const standIn = new Request(request.url, { method: request.method, headers }) as IncomingRequest;
-          reportsFor.set(standIn, pending);
-          ctx.waitUntil(reportOnly.fetch(standIn, env, ctx));
-        }
-      }
+      if (isTracedRequest(sentryTrace, rate)) return traced.fetch(request, env, ctx);
+      return app.fetch(request, env, ctx, {
+        report: reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
+        tracer: undefined,
+      });
     },
   };
+}
+
+/** Sentry's attribute for where a transaction name comes from ("route" groups by it). */
+const SENTRY_SOURCE = "sentry.source";
+
+/** The route spans and the transaction name of a traced request, in Sentry's terms (route-tracing.server.ts). */
+function sentryTracer(requestSpan: Span): RouteTracer {
+  let named = false;
+  return {
+    // The first handler names it: after an action, React Router runs the loaders with a GET of their own.
+    nameTransaction(name) {
+      if (named) return;
+      named = true;
+      updateSpanName(requestSpan, name);
+      requestSpan.setAttribute(SENTRY_SOURCE, "route");
+    },
+    async span({ name, op, attributes }, run) {
+      await startSpan({ name, op, attributes }, async (span) => {
+        const { status } = await run();
+        if (status === "error") span.setStatus({ code: 2, message: "internal_error" });
+      });
+    },
+  };
+}
+
+/**
+ * Captures one request's error. Not `captureException`: the SDK marks a captured object and drops it when it
+ * is captured again, so a shared error object (a cached rejected promise) would be reported for the first
+ * request it breaks and never again. Each request records it once (server-error.server.ts); each such
+ * record is an event.
+ */
+async function captureServerError({ error, digest }: ServerErrorReport): Promise<void> {
+  const client = getClient();
+  if (!client) return;
+  const event = await client.eventFromException(error, {
+    mechanism: { type: "auto.http.cloudflare", handled: false },
+  });
+  captureEvent({ ...event, level: "error", tags: { ...event.tags, digest } });
 }

@@ -1,7 +1,6 @@
 import * as v from "valibot";
 import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "./constants.ts";
-import { isLoopbackHostname } from "./http/loopback.ts";
-import { loopbackOrigin, parseSentryIngestDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn.ts";
+import { loopbackOrigin, parseDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn.ts";
 
 /**
  * The platform's configuration: the Worker's variables (wrangler.toml `[vars]`, secrets, `.dev.vars`), read
@@ -104,11 +103,6 @@ const ingestTestOrigin = optionalVariable(
   ),
 );
 
-/** A DSN, classified: Sentry's SaaS ingest (the tunnel) or a self-hosted Sentry (reported to directly). */
-type ParsedDsn = { dsn: string; ingest: SentryIngestDsn | undefined; directOrigin: string | undefined };
-
-const DSN_FORM = "https://<public key>@<host>/<project id>";
-
 const dsn = optionalVariable(
   v.pipe(
     v.string(),
@@ -122,31 +116,6 @@ const dsn = optionalVariable(
     }),
   ),
 );
-
-function parseDsn(value: string): ParsedDsn | string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `is not a URL (expected ${DSN_FORM})`;
-  }
-  const ingest = parseSentryIngestDsn(value);
-  if (ingest) return { dsn: value, ingest, directOrigin: undefined };
-  if (url.hostname === "sentry.io" || url.hostname.endsWith(".sentry.io")) {
-    return "names sentry.io but is not an ingest DSN (copy it from the project's Client Keys page)";
-  }
-  // A self-hosted Sentry over https; plain http only on loopback (local development and tests).
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHostname(url.hostname))) {
-    return "must use https (plain http only for a loopback host)";
-  }
-  // A secret key (legacy `key:secret@`) must never reach the browser.
-  if (url.password) return "must not contain a secret key (use the public DSN)";
-  if (!/^[0-9A-Za-z]{1,64}$/.test(url.username)) return `has no public key (expected ${DSN_FORM})`;
-  if (!/^(\/[^/?#]+)*\/\d{1,20}\/?$/.test(url.pathname) || url.search || url.hash) {
-    return `must end with a numeric project id (expected ${DSN_FORM})`;
-  }
-  return { dsn: value, ingest: undefined, directOrigin: url.origin };
-}
 
 const VariablesSchema = v.object({
   ENABLE_FAILURE_ROUTES: booleanFlag,

@@ -4,15 +4,18 @@ import { renderToReadableStream } from "react-dom/server";
 import {
   type EntryContext,
   type HandleErrorFunction,
-  isRouteErrorResponse,
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
+import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
 import { getRequestPlatform } from "./request-context";
 import { documentSecurityHeaders } from "./security-headers";
+
+/** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
+export const instrumentations = [routeTracing];
 
 /** Deferred data still pending after this long is rejected, so no stream stays open for ever. */
 export const streamTimeout = 5_000;
@@ -42,14 +45,15 @@ export default async function handleRequest(
           statusCode = 500;
           // Errors before the shell reject the render and are handled below; later ones (inside a
           // Suspense boundary) are retried by React in the browser, but the server still logs them.
-          if (shellRendered && !request.signal.aborted) recordServerError(error, request);
+          if (shellRendered && !request.signal.aborted)
+            recordServerError(error, { request, context: loadContext });
         },
       },
     );
   } catch (error) {
     // A component threw while rendering the shell. Throwing a Response makes React Router render the
     // error boundary a second time with this digest-only 500 (docs/contract.md C1) instead of a sanitized Error.
-    const payload = serverErrorPayload(error, request);
+    const payload = serverErrorPayload(error, { request, context: loadContext });
     throw payload ? Response.json(payload, { status: 500 }) : error;
   }
   shellRendered = true;
@@ -87,7 +91,6 @@ function StylesheetPreloads({ hrefs }: { hrefs: string[] }) {
  * React Router's last hook for server errors it caught itself. Route handlers are already guarded
  * (withServerErrorDigests), so what arrives here is mostly control flow (404/405), which is not logged.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
-  if (request.signal.aborted || error instanceof Response || isRouteErrorResponse(error)) return;
-  recordServerError(error, request);
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  serverErrorPayload(error, { request, context });
 };

@@ -1,5 +1,7 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "./config.server";
+import type { RequestErrors } from "./errors/request-errors";
+import type { RouteTracer } from "./monitoring/route-tracer";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestPlatform = {
@@ -9,6 +11,15 @@ export type RequestPlatform = {
   config: PlatformConfig;
   /** Per-request CSP nonce for the inline scripts React Router renders. */
   nonce: string;
+  /** This request's server errors: recorded once per request, reported the way this request is (server-error.server.ts). */
+  errors: RequestErrors;
+  /** Set when the request is traced: its route handlers' spans and its transaction's name (route-tracing.server.ts). */
+  tracer: RouteTracer | undefined;
+  /**
+   * `ctx.waitUntil` for work that outlives the response; a rejection is logged and reported like any server
+   * error of the request (nobody else would see it).
+   */
+  waitUntil(promise: Promise<unknown>): void;
 };
 
 export const requestPlatform = createContext<RequestPlatform>();

@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ messages, listDigest: null, submissionId }, { headers: await session.responseHeaders() });
   } catch (error) {
     // The list is unavailable, the form is not: show it with a digest rather than an error page.
-    return { messages: [], listDigest: recordServerError(error, request), submissionId };
+    return { messages: [], listDigest: recordServerError(error, { request, context }), submissionId };
   }
 }
 
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     outcome = await saveMessage(session.db, postedId, values);
   } catch (error) {
     // Nothing was written (one transaction); keep what the user typed and give them the digest to quote.
-    const digest = recordServerError(error, request);
+    const digest = recordServerError(error, { request, context });
     return data(
       {
         formError: "Your message could not be saved. Please try again in a moment.",
@@ -93,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       for (const cookie of purged.getSetCookie()) headers.append("Set-Cookie", cookie);
     } catch (error) {
       // The message is stored: say so. Cached lists catch up when their copies expire (decision 017).
-      recordServerError(error, request);
+      recordServerError(error, { request, context });
     }
   }
   return redirect("/messages", { status: 303, headers });

@@ -1,6 +1,7 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { platformConfig } from "../../app/platform/config.server";
+import { createRequestErrors } from "../../app/platform/errors/request-errors";
 import { requestPlatform } from "../../app/platform/request-context";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
@@ -8,9 +9,16 @@ import { requestPlatform } from "../../app/platform/request-context";
 const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, { env, config: platformConfig(env), nonce: "" });
+    context.set(requestPlatform, {
+      env,
+      config: platformConfig(env),
+      nonce: "",
+      errors: createRequestErrors(),
+      tracer: undefined,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+    });
     return handleRequest(request, context);
   },
 } satisfies ExportedHandler<Env>;

@@ -69,7 +69,6 @@ describe("a request that is not traced", () => {
   });
 
   test("reports a render error and a failed page-data request once each", async () => {
-    // In this order: the SDK's dedupe drops an event equal to the one just before it (the loader's above).
     await (await get(neverSampled, "/failures/render")).text();
     await (await get(neverSampled, "/failures/loader.data")).text();
     await ingest.waitFor(2);

@@ -1,11 +1,14 @@
 import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { isControlFlow } from "../../app/platform/errors/control-flow";
 import { errorDigest } from "../../app/platform/errors/digest";
-import { isControlFlow, serverErrorPayload } from "../../app/platform/errors/server-error.server";
-
-function request(init?: RequestInit) {
-  return new Request("https://app.example/items/ams?x=1", init);
-}
+import {
+  recordRejection,
+  recordServerError,
+  serverErrorPayload,
+} from "../../app/platform/errors/server-error.server";
+import { requestPlatform } from "../../app/platform/request-context";
+import { requestScope as scope } from "../support/request-scope.ts";
 
 function captureLog() {
   return vi.spyOn(console, "error").mockImplementation(() => {});
@@ -38,13 +41,13 @@ describe("serverErrorPayload", () => {
   test("carries only the digest of the error", () => {
     captureLog();
     const error = new Error("secret-token");
-    expect(serverErrorPayload(error, request())).toEqual({ digest: errorDigest(error) });
+    expect(serverErrorPayload(error, scope())).toEqual({ digest: errorDigest(error) });
   });
 
   test("logs one structured line with the digest, method and path (no query string)", () => {
     const log = captureLog();
     const error = new Error("boom");
-    serverErrorPayload(error, request({ method: "POST" }));
+    serverErrorPayload(error, scope({ method: "POST" }));
     expect(log).toHaveBeenCalledTimes(1);
     const line = JSON.parse(String(log.mock.calls[0]?.[0]));
     expect(line).toMatchObject({
@@ -57,17 +60,31 @@ describe("serverErrorPayload", () => {
     });
   });
 
-  test("logs an error seen twice (render hook, then handleError) only once", () => {
+  test("logs an error seen twice in one request (render hook, then handleError) only once", () => {
     const log = captureLog();
     const error = new Error("twice");
-    serverErrorPayload(error, request());
-    serverErrorPayload(error, request());
+    const request = scope();
+    serverErrorPayload(error, request);
+    serverErrorPayload(error, request);
     expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  test("logs and reports the same error object once for each request it breaks", () => {
+    const log = captureLog();
+    const reported: string[] = [];
+    const shared = new Error("a cached failure");
+    for (let i = 0; i < 3; i++)
+      serverErrorPayload(
+        shared,
+        scope({}, (_, digest) => reported.push(digest)),
+      );
+    expect(log).toHaveBeenCalledTimes(3);
+    expect(reported).toEqual([errorDigest(shared), errorDigest(shared), errorDigest(shared)]);
   });
 
   test("leaves control flow alone and logs nothing", () => {
     const log = captureLog();
-    expect(serverErrorPayload(redirect("/"), request())).toBeUndefined();
+    expect(serverErrorPayload(redirect("/"), scope())).toBeUndefined();
     expect(log).not.toHaveBeenCalled();
   });
 
@@ -75,7 +92,38 @@ describe("serverErrorPayload", () => {
     const log = captureLog();
     const controller = new AbortController();
     controller.abort();
-    expect(serverErrorPayload(new Error("aborted"), request({ signal: controller.signal }))).toBeUndefined();
+    expect(serverErrorPayload(new Error("aborted"), scope({ signal: controller.signal }))).toBeUndefined();
+    expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe("recordServerError", () => {
+  test("names the route the request matched once a route handler set it", () => {
+    const log = captureLog();
+    const request = scope();
+    request.context.get(requestPlatform).errors.route = "/items/:id";
+    recordServerError(new Error("x"), request);
+    expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({ route: "/items/:id" });
+  });
+});
+
+describe("recordRejection", () => {
+  test("records a promise's rejection and leaves the promise rejected", async () => {
+    const log = captureLog();
+    const error = new Error("streamed");
+    const promise = Promise.reject(error);
+    recordRejection(promise, scope());
+    await expect(promise).rejects.toBe(error);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({ digest: errorDigest(error) });
+  });
+
+  test("records nothing for a promise that rejects with control flow", async () => {
+    const log = captureLog();
+    const promise = Promise.reject(redirect("/"));
+    recordRejection(promise, scope());
+    await promise.catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).not.toHaveBeenCalled();
   });
 });

@@ -5,6 +5,7 @@ import {
   withReasonPhrase,
   withServerErrorDigests,
 } from "../../app/platform/errors/with-error-digests.server";
+import { requestScope } from "../support/request-scope.ts";
 
 type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type HandlerArgs = Parameters<NonNullable<RouteModule["loader"]>>[0];
@@ -22,7 +23,7 @@ function wrappedModule(module: RouteModule): RouteModule {
 }
 
 function args(): HandlerArgs {
-  return { request: new Request("https://app.example/page"), params: {}, context: {} } as HandlerArgs;
+  return { ...requestScope(), params: {}, pattern: "page" } as unknown as HandlerArgs;
 }
 
 afterEach(() => {
@@ -89,6 +90,20 @@ describe("withServerErrorDigests", () => {
   test("returned data passes through untouched", async () => {
     const module = wrappedModule({ default: () => null, loader: () => ({ ok: true }) });
     await expect(module.loader?.(args())).resolves.toEqual({ ok: true });
+  });
+
+  test("a streamed promise that rejects is recorded, and reaches React Router as it was", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = new Error("streamed");
+    const later = Promise.reject(error);
+    const module = wrappedModule({ default: () => null, loader: () => ({ later }) });
+    const result = (await module.loader?.(args())) as { later: Promise<unknown> };
+    await expect(result.later).rejects.toBe(error);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({
+      digest: errorDigest(error),
+      route: "/page",
+    });
   });
 
   test("a route without a loader stays without one", () => {

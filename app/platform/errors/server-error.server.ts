@@ -1,21 +1,23 @@
-import { isRouteErrorResponse } from "react-router";
-import { reportServerError } from "../monitoring/server-sentry.server";
+import type { RouterContextProvider } from "react-router";
+import { getRequestPlatform } from "../request-context";
+import { isControlFlow } from "./control-flow";
 import { errorDigest } from "./digest";
 import type { ServerErrorPayload } from "./server-error-payload";
 
-/** Errors already logged, so an error seen by several hooks (render + handleError) logs once. */
-const recordedDigests = new WeakMap<object, string>();
+/** What every recording site has: the request and its context (a loader's, an action's or the renderer's). */
+export type ServerErrorScope = { request: Request; context: Readonly<RouterContextProvider> };
 
 /**
  * The one place a server error is recorded: one structured log line and one error report (when reporting
- * is on), both carrying the digest that the error page shows (docs/contract.md C1), so a user's screenshot finds the
- * cause. Returns the digest.
+ * is on), both carrying the digest that the error page shows (docs/contract.md C1), so a user's screenshot
+ * finds the cause. Once per request. Returns the digest.
  */
-export function recordServerError(error: unknown, request: Request): string {
-  const known = isObject(error) ? recordedDigests.get(error) : undefined;
+export function recordServerError(error: unknown, { request, context }: ServerErrorScope): string {
+  const errors = getRequestPlatform(context).errors;
+  const known = errors.recorded.get(error);
   if (known) return known;
   const digest = errorDigest(error);
-  if (isObject(error)) recordedDigests.set(error, digest);
+  errors.recorded.set(error, digest);
   console.error(
     JSON.stringify({
       level: "error",
@@ -23,37 +25,33 @@ export function recordServerError(error: unknown, request: Request): string {
       digest,
       method: request.method,
       path: new URL(request.url).pathname,
+      route: errors.route,
       error:
         error instanceof Error
           ? { name: error.name, message: error.message, stack: error.stack }
           : { value: String(error) },
     }),
   );
-  reportServerError(error, digest);
+  errors.report?.(error, digest);
   return digest;
-}
-
-/**
- * Thrown Responses, `data()` and route error responses are control flow (redirects, 404s), not
- * failures: they pass through untouched and are never recorded.
- */
-export function isControlFlow(error: unknown): boolean {
-  return (
-    error instanceof Response ||
-    isRouteErrorResponse(error) ||
-    (isObject(error) && (error as { type?: unknown }).type === "DataWithResponseInit")
-  );
 }
 
 /**
  * What the browser may see of an uncaught server exception: its digest, nothing else (docs/contract.md C1).
  * Undefined for control flow and for aborted requests (nobody is waiting for the answer).
  */
-export function serverErrorPayload(error: unknown, request: Request): ServerErrorPayload | undefined {
-  if (isControlFlow(error) || request.signal.aborted) return undefined;
-  return { digest: recordServerError(error, request) };
+export function serverErrorPayload(error: unknown, scope: ServerErrorScope): ServerErrorPayload | undefined {
+  if (isControlFlow(error) || scope.request.signal.aborted) return undefined;
+  return { digest: recordServerError(error, scope) };
 }
 
-function isObject(value: unknown): value is object {
-  return (typeof value === "object" && value !== null) || typeof value === "function";
+/**
+ * Records the rejection of a promise the request no longer awaits (streamed loader data, `waitUntil` work):
+ * it fails after the Response exists, where no error boundary or `handleError` sees it. The promise itself
+ * is left as it is (React Router still streams its rejection to `<Await errorElement>`).
+ */
+export function recordRejection(promise: PromiseLike<unknown>, scope: ServerErrorScope): void {
+  promise.then(undefined, (error: unknown) => {
+    serverErrorPayload(error, scope);
+  });
 }

@@ -1,6 +1,8 @@
 import { data, type ServerBuild } from "react-router";
 import { reasonPhrase } from "../http/status-text.server";
-import { serverErrorPayload } from "./server-error.server";
+import { routeName } from "../monitoring/route-name";
+import { getRequestPlatform } from "../request-context";
+import { recordRejection, type ServerErrorScope, serverErrorPayload } from "./server-error.server";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type RouteHandler = NonNullable<ServerRouteModule["loader"]>;
@@ -34,20 +36,24 @@ function guardModule(module: ServerRouteModule): ServerRouteModule {
 
 function guardHandler(handler: RouteHandler): RouteHandler {
   return async (args) => {
+    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
     try {
-      return await handler(args);
+      const result = await handler(args);
+      recordStreamedRejections(result, args);
+      return result;
     } catch (error) {
-      throw withReasonPhrase(toDigestResponse(error, args.request));
+      throw withReasonPhrase(toDigestResponse(error, args));
     }
   };
 }
 
 function guardMiddleware(middleware: RouteMiddleware): RouteMiddleware {
   return async (args, next) => {
+    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
     try {
       return await middleware(args, next);
     } catch (error) {
-      throw withReasonPhrase(toDigestResponse(error, args.request));
+      throw withReasonPhrase(toDigestResponse(error, args));
     }
   };
 }
@@ -64,8 +70,8 @@ function refuseMutation(): never {
 }
 
 /** A thrown `data()` reaches the error boundary as a route error response, which is not sanitized. */
-function toDigestResponse(error: unknown, request: Request): unknown {
-  const payload = serverErrorPayload(error, request);
+function toDigestResponse(error: unknown, scope: ServerErrorScope): unknown {
+  const payload = serverErrorPayload(error, scope);
   return payload ? data(payload, { status: 500 }) : error;
 }
 
@@ -89,4 +95,17 @@ export function withReasonPhrase(thrown: unknown): unknown {
     });
   }
   return thrown;
+}
+
+/**
+ * Promises a loader returns unawaited are streamed (`<Await>`): one that rejects fails after the Response
+ * exists, and React Router only hands the sanitized rejection to the page's `errorElement`. It is a server
+ * failure all the same (issue 18), so it is logged and reported from here.
+ */
+function recordStreamedRejections(result: unknown, scope: ServerErrorScope): void {
+  const payload = result instanceof DataWithResponseInit ? result.data : result;
+  if (typeof payload !== "object" || payload === null) return;
+  for (const value of Object.values(payload)) {
+    if (value instanceof Promise) recordRejection(value, scope);
+  }
 }

@@ -1,7 +1,8 @@
-import { isRouteErrorResponse } from "react-router";
+import { isControlFlow } from "../errors/control-flow";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
+import { matchedRouteName } from "./route-name";
 
 /**
  * The browser's side of error reporting, as it sits in the first-load JavaScript: no Sentry code here.
@@ -31,11 +32,11 @@ export function startBrowserMonitoring(config: BrowserMonitoringConfig): void {
 
 /**
  * React Router's `onError`: an exception in the browser (render, client loader...) is reported once.
- * Route error responses are not: 404s are not errors, and a server error's page already carries the
- * digest of the report the Worker sent.
+ * Control flow is not (control-flow.ts): 404s are not errors, and a server error's page already carries
+ * the digest of the report the Worker sent.
  */
 export function reportRouterError(error: unknown): void {
-  if (isRouteErrorResponse(error)) return;
+  if (isControlFlow(error)) return;
   if (reporter) reporter.captureException(error);
   else if (queuedErrors.length < MAX_QUEUED_ERRORS) queuedErrors.push(error);
 }
@@ -49,10 +50,10 @@ export function markPageStatus(status: number): void {
  * Records the page now shown (once per location: StrictMode runs effects twice): the page load the first
  * time, then the end of each navigation.
  */
-export function recordPageView(locationKey: string, match: Omit<PageView, "status">): void {
+export function recordPageView(locationKey: string, route: string): void {
   if (locationKey === lastLocationKey) return;
   lastLocationKey = locationKey;
-  const page = { ...match, status: pageStatus };
+  const page = { route, status: pageStatus };
   pageStatus = undefined;
   if (!firstPage) {
     firstPage = page;
@@ -61,8 +62,22 @@ export function recordPageView(locationKey: string, match: Omit<PageView, "statu
   reporter?.navigationEnd(page);
 }
 
-/** React Router instrumentation: each client navigation opens a span that the page view then names. */
+/** Each route's own path, by route id, as React Router's instrumentation info gives them. */
+const routePaths = new Map<string, string | undefined>();
+
+/** The route of a page, by the ids of its matches (`useMatches()`): `/items/:id`. */
+export function matchedRoute(matchIds: readonly string[]): string {
+  return matchedRouteName(matchIds.map((id) => routePaths.get(id)));
+}
+
+/**
+ * React Router instrumentation: each route's path is noted as the router creates it (page views are named
+ * by it), and each client navigation opens a span that the page view then names.
+ */
 export const navigationMonitoring = {
+  route({ id, path }: { id: string; path: string | undefined }) {
+    routePaths.set(id, path);
+  },
   router({ instrument }: { instrument(instrumentations: { navigate?: NavigateInstrumentation }): void }) {
     instrument({
       async navigate(navigate, { to }) {

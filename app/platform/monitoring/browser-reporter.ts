@@ -3,13 +3,9 @@
  * (browser-sentry.client.ts) agree on; its own module, so neither imports the other's code.
  */
 
-/**
- * A page shown: its matched path and params (the lazy reporter turns them into the route pattern, so the
- * pattern code stays out of the first-load JavaScript) and its status when the error page set one.
- */
+/** A page shown: its route (`/items/:id`, from React Router's routes) and its status when the error page set one. */
 export type PageView = {
-  pathname: string;
-  params: Readonly<Record<string, string | undefined>>;
+  route: string;
   status: number | undefined;
 };
 

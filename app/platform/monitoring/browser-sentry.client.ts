@@ -12,7 +12,6 @@ import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
-import { routePattern } from "./route-pattern";
 
 /** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
 const SENTRY_SOURCE = "sentry.source";
@@ -45,7 +44,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     pageLoad(page) {
       if (!client) return;
       startBrowserTracingPageLoadSpan(client, {
-        name: routePattern(page.pathname, page.params),
+        name: page.route,
         startTime: performance.timeOrigin / 1000,
         attributes: pageAttributes(page),
       });
@@ -60,7 +59,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     },
     navigationEnd(page) {
       if (!navigation) return;
-      updateSpanName(navigation, routePattern(page.pathname, page.params));
+      updateSpanName(navigation, page.route);
       navigation.setAttributes(pageAttributes(page));
       navigation = undefined;
     },

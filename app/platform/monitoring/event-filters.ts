@@ -3,6 +3,7 @@
  * Typed by the fields they read, so both SDKs' event types fit.
  */
 
+import { isControlFlow } from "../errors/control-flow";
 import { scrubReport } from "./report-privacy";
 
 type ErrorEventLike = { exception?: { values?: { type?: string }[] } };
@@ -15,16 +16,12 @@ type TransactionEventLike = {
   };
 };
 
-/** A thrown redirect (or any thrown Response / `data()` / route error response) is control flow. */
+/**
+ * A thrown redirect (or any thrown Response / `data()` / route error response) is control flow
+ * (control-flow.ts); an event without the thrown value is judged by its exception's type.
+ */
 export function isControlFlowEvent(event: ErrorEventLike, hint: EventHintLike): boolean {
-  const thrown = hint.originalException;
-  if (thrown instanceof Response) return true;
-  if (typeof thrown === "object" && thrown !== null) {
-    const shape = thrown as { type?: unknown; internal?: unknown; status?: unknown; statusText?: unknown };
-    if (shape.type === "DataWithResponseInit") return true;
-    if (typeof shape.status === "number" && typeof shape.statusText === "string" && "internal" in shape)
-      return true;
-  }
+  if (isControlFlow(hint.originalException)) return true;
   return (event.exception?.values ?? []).some(
     (value) => value.type === "ErrorResponseImpl" || value.type === "Response",
   );

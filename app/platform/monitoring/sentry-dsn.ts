@@ -13,23 +13,58 @@ export type SentryIngestDsn = {
 };
 
 const INGEST_HOST = /^o(\d{1,20})\.ingest(?:\.([a-z][a-z0-9-]{0,30}))?\.sentry\.io$/;
-const PROJECT_PATH = /^\/(\d{1,20})\/?$/;
+const INGEST_PROJECT_PATH = /^\/(\d{1,20})\/?$/;
+/** A self-hosted Sentry may sit under a path prefix; the project id is the last segment. */
+const PROJECT_PATH = /^(\/[^/?#]+)*\/\d{1,20}\/?$/;
 const PUBLIC_KEY = /^[0-9A-Za-z]{1,64}$/;
+const DSN_FORM = "https://<public key>@<host>/<project id>";
 
-export function parseSentryIngestDsn(dsn: string | null | undefined): SentryIngestDsn | undefined {
-  if (!dsn) return undefined;
+/**
+ * A DSN, classified: Sentry's SaaS ingest (`ingest`: the browser reports through the tunnel) or a
+ * self-hosted Sentry (`directOrigin`: the browser reports to it directly).
+ */
+export type ParsedDsn = {
+  dsn: string;
+  ingest: SentryIngestDsn | undefined;
+  directOrigin: string | undefined;
+};
+
+/**
+ * The one DSN parser (configuration, the tunnel's envelope check): a parsed DSN, or why the value is not
+ * one, worded to follow the variable's name in an error message.
+ */
+export function parseDsn(value: string): ParsedDsn | string {
   let url: URL;
   try {
-    url = new URL(dsn);
+    url = new URL(value);
   } catch {
-    return undefined;
+    return `is not a URL (expected ${DSN_FORM})`;
   }
   // A secret key (legacy `key:secret@`) must never sit in a browser-visible DSN.
-  if (url.protocol !== "https:" || url.port || url.password || url.search || url.hash) return undefined;
-  const host = INGEST_HOST.exec(url.hostname);
-  const project = PROJECT_PATH.exec(url.pathname);
-  if (!host?.[1] || !project?.[1] || !PUBLIC_KEY.test(url.username)) return undefined;
-  return { publicKey: url.username, orgId: host[1], projectId: project[1], region: host[2] };
+  if (url.password) return "must not contain a secret key (use the public DSN)";
+  if (!PUBLIC_KEY.test(url.username)) return `has no public key (expected ${DSN_FORM})`;
+  if (url.search || url.hash) return `must end with a numeric project id (expected ${DSN_FORM})`;
+  if (url.hostname === "sentry.io" || url.hostname.endsWith(".sentry.io")) {
+    const host = INGEST_HOST.exec(url.hostname);
+    const project = INGEST_PROJECT_PATH.exec(url.pathname);
+    if (url.protocol !== "https:" || url.port || !host?.[1] || !project?.[1]) {
+      return "names sentry.io but is not an ingest DSN (copy it from the project's Client Keys page)";
+    }
+    const ingest = { publicKey: url.username, orgId: host[1], projectId: project[1], region: host[2] };
+    return { dsn: value, ingest, directOrigin: undefined };
+  }
+  // A self-hosted Sentry over https; plain http only on loopback (local development and tests).
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHostname(url.hostname))) {
+    return "must use https (plain http only for a loopback host)";
+  }
+  if (!PROJECT_PATH.test(url.pathname)) return `must end with a numeric project id (expected ${DSN_FORM})`;
+  return { dsn: value, ingest: undefined, directOrigin: url.origin };
+}
+
+/** The SaaS ingest DSN a value names, if it is one (see parseDsn). */
+export function parseSentryIngestDsn(dsn: string | null | undefined): SentryIngestDsn | undefined {
+  const parsed = dsn ? parseDsn(dsn) : undefined;
+  return typeof parsed === "object" ? parsed.ingest : undefined;
 }
 
 function ingestHost(dsn: SentryIngestDsn): string {

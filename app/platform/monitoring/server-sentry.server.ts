@@ -21,25 +21,14 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     traceLifecycle: "static",
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
+    // Dedupe drops an event equal to the one before it: the same failure in two requests is two reports
+    // (issue 18); each request already reports an error once (server-error.server.ts).
+    integrations: (defaults) => defaults.filter((integration) => integration.name !== "Dedupe"),
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
     beforeBreadcrumb,
   };
-}
-
-type ServerErrorReporter = (error: unknown, digest: string) => void;
-
-let reporter: ServerErrorReporter | undefined;
-
-/** Set by workers/with-monitoring.ts when the Sentry SDK is loaded (only with a DSN). */
-export function setServerErrorReporter(next: ServerErrorReporter): void {
-  reporter = next;
-}
-
-/** Reports a server error tagged with its digest; a no-op when reporting is off. */
-export function reportServerError(error: unknown, digest: string): void {
-  reporter?.(error, digest);
 }
 
 /**

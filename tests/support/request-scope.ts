@@ -1,0 +1,21 @@
+import { RouterContextProvider } from "react-router";
+import type { PlatformConfig } from "../../app/platform/config.server.ts";
+import { createRequestErrors, type ServerErrorReporter } from "../../app/platform/errors/request-errors.ts";
+import { requestPlatform } from "../../app/platform/request-context.ts";
+
+/**
+ * A request and its context as workers/app.ts sets them up (its own error record; reporting to `report`, off
+ * when omitted), for unit tests of what loaders and the renderer call.
+ */
+export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
+  const context = new RouterContextProvider();
+  context.set(requestPlatform, {
+    env: {} as Env,
+    config: { failureRoutes: false, monitoring: null } satisfies PlatformConfig,
+    nonce: "",
+    errors: createRequestErrors(report),
+    tracer: undefined,
+    waitUntil: () => {},
+  });
+  return { request: new Request("https://app.example/items/ams?x=1", init), context };
+}
