@@ -1,5 +1,6 @@
 import type { EntryContext } from "react-router";
 import { PRELOAD_LINK_HEADER_MAX_BYTES } from "./constants.ts";
+import { streamWithPeeked } from "./http/peeked-stream.ts";
 
 /**
  * The `Link` response header of an HTML page: a `preload` of each stylesheet and a `modulepreload` of each
@@ -65,22 +66,7 @@ export async function splitHead(
     bytes += value.byteLength;
     head += decoder.decode(value, { stream: true });
   }
-  return {
-    head,
-    body: new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-      },
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    }),
-  };
+  return { head, body: streamWithPeeked(chunks, reader) };
 }
 
 /**

@@ -148,7 +148,10 @@ describe("thrown refusals keep their status's reason phrase", () => {
     const handler = createStaticHandler([
       { id: "page", path: "/", loader: (args) => module.loader?.(args as HandlerArgs) },
     ]);
-    const context = await handler.query(new Request("https://app.example/"));
+    // The request's platform context, as workers/app.ts sets it up: the wrapper records errors there.
+    const context = await handler.query(new Request("https://app.example/"), {
+      requestContext: requestScope().context,
+    });
     if (context instanceof Response) throw new Error("expected a context");
     expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Not Found" });
   });

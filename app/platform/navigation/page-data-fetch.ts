@@ -1,4 +1,5 @@
 import type { DataRouter } from "react-router";
+import { streamWithPeeked } from "../http/peeked-stream";
 import type { PageDataCache } from "../prefetch/page-data-cache";
 import { toResponse, toStored } from "../prefetch/page-data-cache";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
@@ -87,20 +88,7 @@ async function asPageData(response: Response): Promise<Response | undefined> {
     await reader.cancel().catch(ignore);
     return undefined;
   }
-  const head = first.value;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(head);
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
+  const body = streamWithPeeked([first.value], reader);
   return new Response(body, {
     status: response.status,
     statusText: response.statusText,
