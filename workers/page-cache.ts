@@ -61,7 +61,11 @@ export async function servePageCached(request: Request, url: URL, parts: PageCac
   if (handling === "none" || import.meta.env.DEV) return parts.render(request);
   if (handling === "bypass") return toVisitor(await parts.render(request), { kind: "bypass" });
   const key = cacheKeyUrl(parts.version, url);
-  const entry = await edgeCache().match(key);
+  // Only a key this isolate has seen a route declare shareable is looked up. Any other GET (a dynamic page,
+  // its data) would pay a Cache API read for nothing, a subrequest on Cloudflare: bench:ssr measured the
+  // platform at 0.69x of the bare handler on dynamic pages with a read on every request (docs/PERFORMANCE.md).
+  // The cost: an isolate's first request for a shareable page renders it (and stores it) once.
+  const entry = shareableKeys.has(key) ? await edgeCache().match(key) : undefined;
   const stored = entry && storedEntry(entry);
   const marker = await readPurgeMarker(request);
   // The visitor purged something lately and this copy (if any) is older: they must read their own write.
