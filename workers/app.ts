@@ -77,8 +77,8 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 /**
- * The one door: https, the tunnel, the cross-site gate, pre-rendered pages, then the app (with or without
- * reporting).
+ * The one door: https, the tunnel, the cross-site gate, pre-rendered pages, the edge page cache, then the app
+ * (with or without reporting).
  */
 async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
