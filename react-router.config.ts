@@ -1,5 +1,5 @@
 import type { Config } from "@react-router/dev/config";
-import { APP_DIRECTORY, loadAppUnderBuild } from "./app/platform/build/app-under-build.ts";
+import { APP_DIRECTORY, loadAppUnderBuild } from "./app/platform/vite/app-under-build.ts";
 
 const { EXTRA_ACTION_ORIGINS, STATIC_PAGES } = await loadAppUnderBuild();
 

@@ -1,5 +1,5 @@
 /**
- * The product's choices as the build hands them to the platform (the platform's Vite plugin, build/vite-plugin.ts, defines them from
+ * The product's choices as the build hands them to the platform (the platform's Vite plugin, vite/vite-plugin.ts, defines them from
  * app/product.config.ts), so platform code never imports product code. Undefined outside a build (unit
  * tests): then nothing is static and no other origin may post.
  */
@@ -8,7 +8,7 @@
 export const STATIC_ROUTE_IDS: ReadonlySet<string> = new Set(import.meta.env.PLATFORM_STATIC_ROUTE_IDS);
 
 /**
- * The `assets.run_worker_first` rules that send static pages' HTML to the Worker (build/static-routes.ts): one
+ * The `assets.run_worker_first` rules that send static pages' HTML to the Worker (vite/static-routes.ts): one
  * per static route. The Worker serves those paths from the assets with the page's policy.
  */
 export const STATIC_PAGE_ROUTING_RULES: readonly string[] =

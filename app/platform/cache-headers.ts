@@ -1,6 +1,6 @@
 /**
  * Caching of what the Worker answers. Pre-rendered pages and built files are static assets:
- * their caching comes from the assets (public/_headers, build/static-page-headers.ts), never from here; the
+ * their caching comes from the assets (public/_headers, vite/static-page-headers.ts), never from here; the
  * Worker passes a pre-rendered page's own `Cache-Control` and ETag on (workers/static-pages.ts).
  */
 

@@ -2,7 +2,7 @@
  * The security headers of every response, as pure functions shared by the renderer
  * (entry.server.tsx: pages rendered per request, with a nonce), the Worker (workers/app.ts: everything
  * else it answers, and pre-rendered pages, allowed by hash: static-page-policy.ts, workers/static-pages.ts)
- * and the build's assets `_headers` file (static files: build/static-page-headers.ts).
+ * and the build's assets `_headers` file (static files: vite/static-page-headers.ts).
  */
 
 /** Headers every response carries, documents or not (a JS file, a `.data` payload, a 403). */

@@ -3,7 +3,7 @@ import { documentSecurityHeaders, type PolicyOptions } from "./security-headers.
 
 /**
  * Pre-rendered pages cannot carry a per-request nonce, so their inline scripts are allowed by SHA-256.
- * The Worker serves them (a `run_worker_first` rule per static route, see build/static-routes.ts) and computes
+ * The Worker serves them (a `run_worker_first` rule per static route, see vite/static-routes.ts) and computes
  * the policy from the page it serves (workers/static-pages.ts), so the assets `_headers` file no longer
  * holds a rule per page and any number of pages keep a strict policy
  * (docs/decisions/010-static-page-csp-at-scale.md).

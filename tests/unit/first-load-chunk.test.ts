@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { firstLoadModules, type ModuleInfoLike } from "../../app/platform/build/first-load";
+import { firstLoadModules, type ModuleInfoLike } from "../../app/platform/vite/first-load";
 
 // A browser build's module graph as Rollup describes it: entries, and each module's static imports.
 const APP = "/repo/app";

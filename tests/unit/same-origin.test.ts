@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { exactOrigins } from "../../app/platform/build/app-under-build.ts";
+import { exactOrigins } from "../../app/platform/vite/app-under-build.ts";
 import { isCrossSiteMutation } from "../../workers/same-origin";
 
 const APP = "https://app.example";

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../app/platform/build/static-page-headers";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
@@ -9,6 +8,7 @@ import {
   PERMISSIONS_POLICY,
 } from "../../app/platform/security-headers";
 import { inlineScripts, scriptHash, staticPageHeaders } from "../../app/platform/static-page-policy";
+import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../app/platform/vite/static-page-headers";
 
 describe("contentSecurityPolicy ", () => {
   test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {

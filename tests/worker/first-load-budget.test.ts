@@ -4,7 +4,7 @@ import { measureFirstLoad } from "../support/first-load.ts";
 
 /**
  * At most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
- * every page needs sits in one chunk (app/platform/build/first-load.ts), which compresses better than
+ * every page needs sits in one chunk (app/platform/vite/first-load.ts), which compresses better than
  * six. docs/PERFORMANCE.md says where the bytes go.
  */
 const FIRST_LOAD_BUDGET_BYTES = 110 * 1024;

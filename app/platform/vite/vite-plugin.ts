@@ -86,7 +86,7 @@ function platformConfig(app: AppUnderBuild): Plugin {
 }
 
 /**
- * One chunk for the modules every page loads (app/platform/build/first-load.ts): one file instead of six
+ * One chunk for the modules every page loads (app/platform/vite/first-load.ts): one file instead of six
  * compresses better, and each file costs a debug ID (the first-load budget, docs/PERFORMANCE.md: first-load
  * JavaScript <= 110 KiB gzip). The set is read from the browser build's own module graph once it is
  * complete (buildEnd), before Rolldown forms chunks (it calls `test` only then).
@@ -127,7 +127,7 @@ const ROLLDOWN_RUNTIME = "\0rolldown/runtime.js";
 
 /**
  * Starts every built JavaScript file of the browser and the Worker with DEBUG_ID_SNIPPET
- * (app/platform/build/source-maps.ts) and, once the code is final, puts the file's debug ID in place of the
+ * (app/platform/vite/source-maps.ts) and, once the code is final, puts the file's debug ID in place of the
  * placeholder (the same length, so the maps stay true).
  */
 function debugIds(): Plugin {
@@ -274,7 +274,7 @@ async function deployedVariables(serverDirectory: string): Promise<Record<string
 
 /**
  * Once the pages are pre-rendered, completes the assets `_headers` file of the build: the base security
- * headers for every asset and the type of page data (app/platform/build/static-page-headers.ts). A fixed set
+ * headers for every asset and the type of page data (app/platform/vite/static-page-headers.ts). A fixed set
  * of rules: pages get their policy from the Worker.
  */
 function staticPageSecurityHeaders(): Plugin {

@@ -23,7 +23,7 @@ export function headersFileForAssets(handWritten: string): string {
     rule("/*", { ...BASE_SECURITY_HEADERS, ...NON_DOCUMENT_SECURITY_HEADERS }),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
-  const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/build/static-page-headers.ts).\n${rules.join("\n")}\n`;
+  const file = `${handWritten.trimEnd()}\n\n# Written by the build (app/platform/vite/static-page-headers.ts).\n${rules.join("\n")}\n`;
   checkHeadersFileLimits(file);
   return file;
 }
