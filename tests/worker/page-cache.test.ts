@@ -286,3 +286,20 @@ describe("when the purge store fails", () => {
     expect(await page.text()).toContain("store is down");
   });
 });
+
+describe("pages no route declared shareable", () => {
+  test("are never read from the cache, even with a valid copy under their key (no cache read per request)", async () => {
+    // A real stored copy (of the reference page), planted under the key of /now, a page rendered per request.
+    const shared = await storedCopy("/messages/latest?case=planted");
+    await shared.body?.cancel();
+    const cache = (await app.miniflare.getCaches()).default;
+    const copy = await cache.match(keyOf(shared));
+    if (!copy) throw new Error("no stored copy to plant");
+    const nowKey = keyOf(await get("/now?case=planted"));
+    await cache.put(nowKey, new MiniflareResponse(await copy.text(), copy));
+
+    const response = await get("/now?case=planted");
+    expect(response.headers.get("Cache-Status")).toMatch(/^edge-page-cache; fwd=miss; key=/);
+    expect(await response.text()).toContain("<h1>Now</h1>");
+  });
+});
