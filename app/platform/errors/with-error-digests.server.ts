@@ -2,6 +2,7 @@ import { data, type ServerBuild } from "react-router";
 import { reasonPhrase } from "../http/status-text.server";
 import { routeName } from "../monitoring/route-name";
 import { getRequestPlatform } from "../request-context";
+import { isDataWithResponseInit } from "./control-flow";
 import { recordRejection, type ServerErrorScope, serverErrorPayload } from "./server-error.server";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
@@ -75,14 +76,9 @@ function toDigestResponse(error: unknown, scope: ServerErrorScope): unknown {
   return payload ? data(payload, { status: 500 }) : error;
 }
 
-/** The class of what `data()` returns: a thrown one is a refusal with a status (public API, not its shape). */
-const DataWithResponseInit = data(null).constructor as new (
-  ...args: never[]
-) => ReturnType<typeof data<unknown>>;
-
 /** A thrown error status with no status text gets the status's reason phrase; anything else is unchanged. */
 export function withReasonPhrase(thrown: unknown): unknown {
-  if (thrown instanceof DataWithResponseInit) {
+  if (isDataWithResponseInit(thrown)) {
     const status = thrown.init?.status ?? 200;
     if (status < 400 || thrown.init?.statusText) return thrown;
     return data(thrown.data, { ...thrown.init, statusText: reasonPhrase(status) });
@@ -103,7 +99,7 @@ export function withReasonPhrase(thrown: unknown): unknown {
  * failure all the same (issue 18), so it is logged and reported from here.
  */
 function recordStreamedRejections(result: unknown, scope: ServerErrorScope): void {
-  const payload = result instanceof DataWithResponseInit ? result.data : result;
+  const payload = isDataWithResponseInit(result) ? result.data : result;
   if (typeof payload !== "object" || payload === null) return;
   for (const value of Object.values(payload)) {
     if (value instanceof Promise) recordRejection(value, scope);
