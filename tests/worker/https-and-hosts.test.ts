@@ -184,8 +184,22 @@ describe("the host check holds whatever Miniflare headers a client sends", () =>
   });
 });
 
-// CONNECT is not among them: workerd accepts a CONNECT (200) before any Worker code runs, or answers 500
-// when the Worker has no connect() handler (docs/decisions/016-platform-plugin-and-local-server.md).
+// CONNECT is not among them: workerd answers it before any Worker code runs (docs/decisions/016): 500 when
+// the Worker has no connect() handler, 200 and a tunnel when it has one. Browsers cannot send it, so it is
+// no DNS-rebinding route; what matters is that it answers at once, closes, and tunnels nothing.
+test("CONNECT: an immediate answer and a closed connection, with nothing tunnelled to the app", async () => {
+  const tunnelled = rawHead("GET", "/messages", app.url);
+  const response = await rawRequest(
+    app.url,
+    `CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n${tunnelled}`,
+    "",
+    5_000,
+  );
+  expect(response.status).toBe(500);
+  expect(response.body).not.toContain("<!DOCTYPE html>");
+  expect(response.body).not.toContain("HTTP/1.1 200");
+});
+
 describe("malformed requests to the local server get 400, not a bare 500", () => {
   test("OPTIONS *", async () => {
     const response = await rawRequest(app.url, rawHead("OPTIONS", "*", app.url));
