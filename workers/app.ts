@@ -9,6 +9,7 @@ import { createRequestErrors, type RequestReporting } from "../app/platform/erro
 import { recordServerError } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
+import { withHeaderChanges } from "../app/platform/http/response-headers";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
@@ -145,10 +146,8 @@ function withPlatformHeaders(response: Response): Response {
     ...missingAllowHeader(response.status, response.headers),
   });
   if (missing.length === 0) return response;
-  // Responses from fetch() or Response.redirect() have immutable headers: copy before setting.
-  const secured = new Response(response.body, response);
-  for (const [name, value] of missing) secured.headers.set(name, value);
-  return secured;
+  // In place where the headers may change; responses from fetch() or Response.redirect() are copied.
+  return withHeaderChanges(response, missing);
 }
 
 /** 128 random bits; created per request (Workers forbid random values at global scope). */
