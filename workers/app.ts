@@ -29,10 +29,16 @@ const app = {
   // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
   async fetch(request: Request, env: Env, ctx: ExecutionContext, reporting?: RequestReporting) {
     const context = new RouterContextProvider();
+    let nonce: string | undefined;
     context.set(requestPlatform, {
       env,
       config: platformConfig(env),
-      nonce: createNonce(),
+      // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
+      // never does, and 16 random bytes in base64 cost more than the rest of this object.
+      get nonce() {
+        nonce ??= createNonce();
+        return nonce;
+      },
       errors: createRequestErrors(reporting?.report),
       tracer: reporting?.tracer,
       waitUntil(promise) {
