@@ -27,12 +27,18 @@ const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild
 /** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
   // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
-  async fetch(request: Request, env: Env, ctx: ExecutionContext, reporting?: RequestReporting) {
+  async fetch(
+    request: Request,
+    env: Env,
+    ctx: ExecutionContext,
+    config: PlatformConfig,
+    reporting?: RequestReporting,
+  ) {
     const context = new RouterContextProvider();
     let nonce: string | undefined;
     context.set(requestPlatform, {
       env,
-      config: platformConfig(env),
+      config,
       // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
       // never does, and 16 random bytes in base64 cost more than the rest of this object.
       get nonce() {
@@ -54,7 +60,9 @@ const app = {
   },
 };
 
-type MonitoredApp = { fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> };
+type MonitoredApp = {
+  fetch(request: Request, env: Env, ctx: ExecutionContext, config: PlatformConfig): Promise<Response>;
+};
 
 /** The app with error reporting, loaded on the first request that has a DSN configured. */
 let monitoredApp: Promise<MonitoredApp> | undefined;
@@ -135,8 +143,8 @@ async function renderApp(
   ctx: ExecutionContext,
   config: PlatformConfig,
 ): Promise<Response> {
-  if (!config.monitoring) return app.fetch(request, env, ctx);
-  return (await withReporting()).fetch(request, env, ctx);
+  if (!config.monitoring) return app.fetch(request, env, ctx, config);
+  return (await withReporting()).fetch(request, env, ctx, config);
 }
 
 /**
