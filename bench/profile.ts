@@ -3,7 +3,7 @@
  * Serves the production build in workerd, loads `<path>` (default /now) with autocannon while the
  * isolate's V8 profiler samples it (DevTools protocol), and prints the share of samples per bundle file
  * (native work counted to the JavaScript that called it) and the hottest functions. `--dsn` turns
- * reporting on (envelopes to a local stand-in, default sample rate); `--bare` profiles bench:ssr's baseline (the
+ * reporting on (envelopes to a local stand-in, default sample rate; `--rate 0` traces nothing); `--bare` profiles bench:ssr's baseline (the
  * same app behind a plain React Router handler, built by bench:ssr), so the two can be compared. The raw profile is written to
  * build/profile.cpuprofile (open it in Chromium's DevTools, Performance tab).
  */
@@ -22,6 +22,7 @@ const { values, positionals } = parseArgs({
   options: {
     dsn: { type: "boolean", default: false },
     bare: { type: "boolean", default: false },
+    rate: { type: "string" },
     duration: { type: "string", default: "5" },
   },
 });
@@ -36,7 +37,9 @@ const inspectorPort = await freePort();
 if (values.bare) await buildBaseline();
 const served = await serveBuild({
   ...(values.bare && { buildDirectory: BASELINE_BUILD_DIRECTORY }),
-  vars: values.dsn ? reportingVars(ingest) : {},
+  vars: values.dsn
+    ? reportingVars(ingest, values.rate === undefined ? {} : { SENTRY_TRACES_SAMPLE_RATE: values.rate })
+    : {},
   onLog: () => {},
   inspectorPort,
 });
