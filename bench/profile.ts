@@ -1,9 +1,10 @@
 /**
- * npm run bench:profile [-- <path> [--dsn]]: where the Worker's CPU time goes for one kind of request.
+ * npm run bench:profile [-- <path> [--dsn | --bare]]: where the Worker's CPU time goes for one kind of request.
  * Serves the production build in workerd, loads `<path>` (default /now) with autocannon while the
  * isolate's V8 profiler samples it (DevTools protocol), and prints the share of samples per bundle file
  * (native work counted to the JavaScript that called it) and the hottest functions. `--dsn` turns
- * reporting on (envelopes to a local stand-in, default sample rate). The raw profile is written to
+ * reporting on (envelopes to a local stand-in, default sample rate; `--rate 0` traces nothing); `--bare` profiles bench:ssr's baseline (the
+ * same app behind a plain React Router handler, built by bench:ssr), so the two can be compared. The raw profile is written to
  * build/profile.cpuprofile (open it in Chromium's DevTools, Performance tab).
  */
 import { writeFile } from "node:fs/promises";
@@ -13,11 +14,17 @@ import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { connectToWorker } from "./worker-inspector.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { dsn: { type: "boolean", default: false }, duration: { type: "string", default: "5" } },
+  options: {
+    dsn: { type: "boolean", default: false },
+    bare: { type: "boolean", default: false },
+    rate: { type: "string" },
+    duration: { type: "string", default: "5" },
+  },
 });
 const path = positionals[0] ?? "/now";
 
@@ -27,8 +34,12 @@ type Profile = { nodes: ProfileNode[]; samples: number[] };
 
 const ingest = await startIngestStandIn();
 const inspectorPort = await freePort();
+if (values.bare) await buildBaseline();
 const served = await serveBuild({
-  vars: values.dsn ? reportingVars(ingest) : {},
+  ...(values.bare && { buildDirectory: BASELINE_BUILD_DIRECTORY }),
+  vars: values.dsn
+    ? reportingVars(ingest, values.rate === undefined ? {} : { SENTRY_TRACES_SAMPLE_RATE: values.rate })
+    : {},
   onLog: () => {},
   inspectorPort,
 });
@@ -45,7 +56,7 @@ try {
   await writeFile("build/profile.cpuprofile", JSON.stringify(profile));
   const { byFile, byFunction } = selfTimeShares(profile);
   console.log(
-    `${path}${values.dsn ? " (reporting on)" : ""}: ${load.requests.average.toFixed(0)} req/s while profiled`,
+    `${path}${values.bare ? " (baseline)" : ""}${values.dsn ? " (reporting on)" : ""}: ${load.requests.average.toFixed(0)} req/s while profiled`,
   );
   console.log("\nshare of CPU samples by file (natives counted to their JavaScript caller):");
   for (const [name, share] of top(byFile, 10)) console.log(`${share.padStart(6)}  ${name}`);

@@ -6,6 +6,8 @@
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
  * The baseline has no `run_worker_first` rules, so it serves static pages as plain assets: for them the
  * ratio is the cost of the Worker serving them with their policy (docs/decisions/010-static-page-csp-at-scale.md).
+ * BENCH_BEFORE=<a copy of an earlier build directory> adds that build, without and with a DSN, to the same
+ * interleaved rounds ("before", "before+dsn"): a change's before/after from one run on one machine.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -28,19 +30,28 @@ const ALL_TARGETS = [
 /** BENCH_TARGETS="static page,static data" measures only those (more rounds in the same time). */
 const WANTED = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim());
 const TARGETS = ALL_TARGETS.filter(([name]) => !WANTED || WANTED.includes(name));
+const BEFORE = process.env.BENCH_BEFORE;
 
 await buildBaseline();
 const ingest = await startIngestStandIn();
 const runtimes: Record<string, number> = {};
-const servers = {
+const servers: Record<string, Awaited<ReturnType<typeof serveBuild>>> = {
   baseline: await serveWithRuntime("baseline", { buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
   platform: await serveWithRuntime("platform", { onLog: () => {} }),
   reporting: await serveWithRuntime("reporting", {
     vars: reportingVars(ingest),
     onLog: () => {},
   }),
+  ...(BEFORE && {
+    before: await serveWithRuntime("before", { buildDirectory: BEFORE, onLog: () => {} }),
+    "before+dsn": await serveWithRuntime("before+dsn", {
+      buildDirectory: BEFORE,
+      vars: reportingVars(ingest),
+      onLog: () => {},
+    }),
+  }),
 };
-type Config = keyof typeof servers;
+type Config = string;
 type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuUs: number };
 
 /**
@@ -79,10 +90,10 @@ try {
   }
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [, path] of TARGETS) {
-      for (const config of Object.keys(servers) as Config[]) {
+      for (const [config, server] of Object.entries(servers)) {
         const cpuBefore = cpuMicroseconds(runtimes[config]);
         const result = await autocannon({
-          url: new URL(path, servers[config].url).href,
+          url: new URL(path, server.url).href,
           duration: DURATION_S,
           connections: CONNECTIONS,
         });
@@ -130,6 +141,11 @@ for (const [name, path] of TARGETS) {
     const ratio = s.rps / base.rps;
     console.log(
       `${name.padEnd(15)} ${config.padEnd(10)} ${s.rps.toFixed(0).padStart(6)} ${s.p50.toFixed(1).padStart(8)} ${s.p99.toFixed(1).padStart(7)} ${String(s.failures).padStart(15)}  ${ratio.toFixed(3).padStart(17)}  ${s.cpuUs.toFixed(0).padStart(18)}`,
+    );
+  }
+  if (BEFORE) {
+    lines.push(
+      `${name} before ${(summary("before", path).rps / base.rps).toFixed(2)}x, before+dsn ${(summary("before+dsn", path).rps / base.rps).toFixed(2)}x (CPU ${summary("before", path).cpuUs.toFixed(0)} / ${summary("before+dsn", path).cpuUs.toFixed(0)} us)`,
     );
   }
   lines.push(

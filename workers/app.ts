@@ -9,6 +9,7 @@ import { createRequestErrors, type RequestReporting } from "../app/platform/erro
 import { recordServerError } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
+import { withHeaderChanges } from "../app/platform/http/response-headers";
 import { requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
@@ -26,12 +27,24 @@ const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild
 /** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
   // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
-  async fetch(request: Request, env: Env, ctx: ExecutionContext, reporting?: RequestReporting) {
+  async fetch(
+    request: Request,
+    env: Env,
+    ctx: ExecutionContext,
+    config: PlatformConfig,
+    reporting?: RequestReporting,
+  ) {
     const context = new RouterContextProvider();
+    let nonce: string | undefined;
     context.set(requestPlatform, {
       env,
-      config: platformConfig(env),
-      nonce: createNonce(),
+      config,
+      // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
+      // never does, and 16 random bytes in base64 cost more than the rest of this object.
+      get nonce() {
+        nonce ??= createNonce();
+        return nonce;
+      },
       errors: createRequestErrors(reporting?.report),
       tracer: reporting?.tracer,
       waitUntil(promise) {
@@ -47,7 +60,9 @@ const app = {
   },
 };
 
-type MonitoredApp = { fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> };
+type MonitoredApp = {
+  fetch(request: Request, env: Env, ctx: ExecutionContext, config: PlatformConfig): Promise<Response>;
+};
 
 /** The app with error reporting, loaded on the first request that has a DSN configured. */
 let monitoredApp: Promise<MonitoredApp> | undefined;
@@ -128,8 +143,8 @@ async function renderApp(
   ctx: ExecutionContext,
   config: PlatformConfig,
 ): Promise<Response> {
-  if (!config.monitoring) return app.fetch(request, env, ctx);
-  return (await withReporting()).fetch(request, env, ctx);
+  if (!config.monitoring) return app.fetch(request, env, ctx, config);
+  return (await withReporting()).fetch(request, env, ctx, config);
 }
 
 /**
@@ -145,10 +160,8 @@ function withPlatformHeaders(response: Response): Response {
     ...missingAllowHeader(response.status, response.headers),
   });
   if (missing.length === 0) return response;
-  // Responses from fetch() or Response.redirect() have immutable headers: copy before setting.
-  const secured = new Response(response.body, response);
-  for (const [name, value] of missing) secured.headers.set(name, value);
-  return secured;
+  // In place where the headers may change; responses from fetch() or Response.redirect() are copied.
+  return withHeaderChanges(response, missing);
 }
 
 /** 128 random bits; created per request (Workers forbid random values at global scope). */

@@ -1,4 +1,5 @@
 import { PER_REQUEST_CACHE_CONTROL } from "../app/platform/cache-headers";
+import { withHeaderChanges } from "../app/platform/http/response-headers";
 import {
   type CacheOutcome,
   cacheControlDirectives,
@@ -181,16 +182,20 @@ async function renderAndStore(key: string, url: URL, parts: PageCacheParts): Pro
  * none of the cache's own headers.
  */
 function toVisitor(response: Response, outcome: CacheOutcome, key?: string, method = "GET"): Response {
-  const served = new Response(method === "HEAD" ? null : response.body, response);
+  // A HEAD served from a stored GET gets its headers without its body.
+  const served = method === "HEAD" && response.body ? new Response(null, response) : response;
   const shared =
     served.headers.has(STORED_AT) ||
     cacheControlDirectives(served.headers.get("Cache-Control")).has("s-maxage");
-  if (shared) {
-    served.headers.set("Cache-Control", PER_REQUEST_CACHE_CONTROL);
-    for (const name of ["Cache-Tag", STORED_AT, ROUTE_CACHE_CONTROL]) served.headers.delete(name);
-  }
-  served.headers.set("Cache-Status", cacheStatus(outcome, key));
-  return served;
+  const changes: [string, string | null][] = shared
+    ? [
+        ["Cache-Control", PER_REQUEST_CACHE_CONTROL],
+        ...["Cache-Tag", STORED_AT, ROUTE_CACHE_CONTROL].map((name): [string, null] => [name, null]),
+      ]
+    : [];
+  changes.push(["Cache-Status", cacheStatus(outcome, key)]);
+  // Not a copy of every GET answer: in place unless the headers are immutable (a Cache API match).
+  return withHeaderChanges(served, changes);
 }
 
 /** The data center's cache. The code is typed with the DOM's lib (for the renderer), which lacks `default`. */

@@ -7,7 +7,7 @@ import {
   updateSpanName,
   withSentry,
 } from "@sentry/cloudflare";
-import { platformConfig } from "../app/platform/config.server";
+import { type PlatformConfig, platformConfig } from "../app/platform/config.server";
 import type { RequestReporting, ServerErrorReporter } from "../app/platform/errors/request-errors";
 import type { RouteTracer } from "../app/platform/monitoring/route-tracer";
 import {
@@ -22,7 +22,13 @@ type ServerErrorReport = { error: unknown; digest: string };
 type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
 /** The app as workers/app.ts hands it over: it takes how its request is reported. */
 type ReportingApp = {
-  fetch(request: Request, env: Env, ctx: ExecutionContext, reporting: RequestReporting): Promise<Response>;
+  fetch(
+    request: Request,
+    env: Env,
+    ctx: ExecutionContext,
+    config: PlatformConfig,
+    reporting: RequestReporting,
+  ): Promise<Response>;
 };
 
 /**
@@ -40,7 +46,14 @@ type ReportingApp = {
  * been flushed and an untraced one has no scope at all. The run carries the request's URL, method, headers
  * and trace, so the event still links to the request's trace.
  */
-export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
+export function withMonitoring(app: ReportingApp): {
+  fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext, config: PlatformConfig): Promise<Response>;
+} {
+  // The configuration a traced request's app gets, by request. The SDK hands the traced handler a Proxy of
+  // `env` made for that request (it instruments the bindings), which platformConfig's per-isolate memo,
+  // keyed by the env object, has never seen: every traced request parsed the whole configuration again
+  // (bench:profile -- /items/ams.data --dsn, docs/PERFORMANCE.md).
+  const configs = new WeakMap<IncomingRequest, PlatformConfig>();
   // What a report-only run is to capture, by its stand-in request (a fresh object per report: never shared).
   const reports = new WeakMap<IncomingRequest, ServerErrorReport>();
   const reportOnly: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
@@ -79,7 +92,7 @@ export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
       // Taken now, inside the request's span: the report joins this trace under it.
       const span = getActiveSpan();
       const header = span ? spanToTraceHeader(span) : null;
-      return app.fetch(request, env, ctx, {
+      return app.fetch(request, env, ctx, configs.get(request) ?? platformConfig(env), {
         report: reporterFor(request, env, ctx, () => untracedTraceHeader(header)),
         tracer: span && sentryTracer(span),
       });
@@ -87,11 +100,14 @@ export function withMonitoring(app: ReportingApp): { fetch: FetchHandler } {
   });
 
   return {
-    async fetch(request, env, ctx) {
+    async fetch(request, env, ctx, config) {
       const sentryTrace = request.headers.get("sentry-trace");
-      const rate = platformConfig(env).monitoring?.tracesSampleRate ?? 0;
-      if (isTracedRequest(sentryTrace, rate)) return traced.fetch(request, env, ctx);
-      return app.fetch(request, env, ctx, {
+      const rate = config.monitoring?.tracesSampleRate ?? 0;
+      if (isTracedRequest(sentryTrace, rate)) {
+        configs.set(request, config);
+        return traced.fetch(request, env, ctx);
+      }
+      return app.fetch(request, env, ctx, config, {
         report: reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
         tracer: undefined,
       });

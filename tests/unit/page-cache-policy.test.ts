@@ -102,6 +102,7 @@ describe("the key", () => {
 
   test("no query, no question mark; a different query, a different key", () => {
     expect(cacheKeyUrl("v", new URL("https://a.example/p"))).toBe("https://a.example/__page-cache/v/p");
+    expect(cacheKeyUrl("v", new URL("https://a.example/p?"))).toBe("https://a.example/__page-cache/v/p");
     expect(cacheKeyUrl("v", new URL("https://a.example/p?x=1"))).not.toBe(
       cacheKeyUrl("v", new URL("https://a.example/p")),
     );

@@ -115,6 +115,37 @@ describe("scrubReport, on every field the SDKs fill", () => {
   });
 });
 
+describe("scrubReport and the SDK's own bookkeeping (sdkProcessingMetadata)", () => {
+  class Scope {
+    client = { options: { dsn: "https://key@o1.ingest.sentry.io/1" }, url: PAGE };
+  }
+  const scope = new Scope();
+  const transaction = {
+    transaction: "GET /items/:id",
+    request: { url: PAGE },
+    sdkProcessingMetadata: {
+      capturedSpanScope: scope,
+      dynamicSamplingContext: { trace_id: "a".repeat(32), transaction: `/items/ams?${QUERY}` },
+    },
+  };
+
+  test("its scopes are handed back as they are, not walked and copied (they never leave the SDK)", () => {
+    const scrubbed = scrubReport(transaction);
+    expect(scrubbed.sdkProcessingMetadata.capturedSpanScope).toBe(scope);
+    expect(scrubbed.sdkProcessingMetadata.capturedSpanScope).toBeInstanceOf(Scope);
+  });
+
+  test("its dynamic sampling context, which becomes the envelope's trace header, is scrubbed", () => {
+    const scrubbed = scrubReport(transaction);
+    expect(scrubbed.sdkProcessingMetadata.dynamicSamplingContext).toEqual({
+      trace_id: "a".repeat(32),
+      transaction: "/items/ams",
+    });
+    expect(scrubbed.request.url).toBe("https://app.example/items/ams");
+    expect(transaction.request.url).toBe(PAGE);
+  });
+});
+
 describe("both SDKs' hooks scrub what they let through", () => {
   test("errors, transactions and breadcrumbs", () => {
     const error = { exception: { values: [{ type: "Error" }] }, request: { url: PAGE } };

@@ -34,6 +34,8 @@ const PERSONAL_CHILD_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
  * of the string as it was.
  */
 export function scrubUrl(text: string, allowed: readonly string[] = REPORTED_QUERY_PARAMS): string {
+  // Most strings of a report (ids, ops, names, stack lines) have neither: no regular expression for them.
+  if (!text.includes("?") && !text.includes("#")) return text;
   return text.replace(
     URL_WITH_QUERY_OR_FRAGMENT,
     (whole, base: string, query?: string, fragment?: string) => {
@@ -57,13 +59,42 @@ function keptQuery(query: string, allowed: readonly string[]): string {
  * comment). Typed by what it keeps: the same shape comes back.
  */
 export function scrubReport<T>(report: T, allowed: readonly string[] = REPORTED_QUERY_PARAMS): T {
-  const scrubbed = scrubValue(report, allowed, undefined) as T;
+  const scrubbed = (
+    isRecord(report) && isRecord(report[SDK_METADATA])
+      ? withSdkMetadata(report, report[SDK_METADATA], allowed)
+      : scrubValue(report, allowed, undefined)
+  ) as T;
   if (isRecord(scrubbed)) {
     // Sentry infers an event's IP address from the connection unless told not to.
     const sdk = isRecord(scrubbed.sdk) ? scrubbed.sdk : undefined;
     if (sdk) sdk.settings = { ...(isRecord(sdk.settings) ? sdk.settings : {}), infer_ip: "never" };
   }
   return scrubbed;
+}
+
+/**
+ * The SDK's own bookkeeping on an event (its scopes, and the client behind them): it never leaves the SDK,
+ * except its dynamic sampling context, which becomes the envelope's `trace` header (the SDK deletes the rest
+ * before it builds the envelope). Walking it copied the scopes and the whole client for every transaction:
+ * the largest single cost of a traced request in `npm run bench:profile -- /items/ams.data --dsn`
+ * (docs/PERFORMANCE.md), and the SDK got plain copies where it expects its scopes.
+ */
+const SDK_METADATA = "sdkProcessingMetadata";
+
+function withSdkMetadata(
+  report: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+  allowed: readonly string[],
+): Record<string, unknown> {
+  const { [SDK_METADATA]: _, ...rest } = report;
+  const context = metadata.dynamicSamplingContext;
+  return {
+    ...(scrubValue(rest, allowed, undefined) as Record<string, unknown>),
+    [SDK_METADATA]: {
+      ...metadata,
+      ...(context !== undefined && { dynamicSamplingContext: scrubValue(context, allowed, undefined) }),
+    },
+  };
 }
 
 function scrubValue(value: unknown, allowed: readonly string[], key: string | undefined): unknown {

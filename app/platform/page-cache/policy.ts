@@ -81,6 +81,8 @@ export function cacheHandling(request: Request): "lookup" | "bypass" | "none" {
  * entry; all of them are keyed, so no parameter can change a page without changing its key.
  */
 export function normalizedQuery(url: URL): string {
+  // Most requests have none: no URLSearchParams to build, sort and print (bench:profile, docs/PERFORMANCE.md).
+  if (!url.search) return "";
   const params = [...url.searchParams].sort(([a, x], [b, y]) =>
     a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
   );
