@@ -219,8 +219,8 @@ test("without a DSN, a visit with a layout shift and a click sends nothing", asy
   await waitForHydration(page);
   await page.getByRole("button").click();
   await expect(page.getByRole("button")).toHaveText("Clicked 1");
-  // Longer than the SDK takes to load when reporting is on (docs/MONITORING.md, "Web vitals").
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // Longer than the SDK takes to load when reporting is on (up to 2.2 s under load, decision 021).
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
   expect(await page.evaluate(() => "__SENTRY__" in window)).toBe(false);
   await page.goto("about:blank");
   expect(reports).toEqual([]);
