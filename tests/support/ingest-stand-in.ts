@@ -126,3 +126,33 @@ export function receivedTransactions(received: ReceivedRequest[]): Record<string
       .map((item) => JSON.parse(item.payload.toString("utf8")) as Record<string, unknown>),
   );
 }
+
+/** A span as Sentry's span v2 items carry it (standalone spans, e.g. INP), its attributes' values unwrapped. */
+export type ReceivedSpan = {
+  trace_id: string;
+  span_id: string;
+  parent_span_id?: string;
+  name: string;
+  start_timestamp: number;
+  end_timestamp: number;
+  attributes: Record<string, unknown>;
+};
+
+/** The spans sent on their own (items of type "span", span v2 containers) in everything the stand-in received. */
+export function receivedSpans(received: ReceivedRequest[]): ReceivedSpan[] {
+  return received.flatMap((request) =>
+    parseEnvelope(request.body)
+      .items.filter((item) => item.header.type === "span")
+      .flatMap((item) => {
+        const container = JSON.parse(item.payload.toString("utf8")) as { items?: Record<string, unknown>[] };
+        return (container.items ?? []).map((span) => ({
+          ...(span as Omit<ReceivedSpan, "attributes">),
+          attributes: Object.fromEntries(
+            Object.entries((span.attributes ?? {}) as Record<string, { value?: unknown }>).map(
+              ([name, attribute]) => [name, attribute?.value],
+            ),
+          ),
+        }));
+      }),
+  );
+}

@@ -2,6 +2,7 @@ import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react
 import { describe, expect, test } from "vitest";
 import {
   beforeSend,
+  beforeSendSpan,
   beforeSendTransaction,
   isControlFlowEvent,
   isDroppedTransaction,
@@ -64,5 +65,27 @@ describe("transactions left out (docs/contract.md C8)", () => {
   test("a server transaction is kept", () => {
     const event = { transaction: "GET /now", contexts: { trace: { op: "http.server", data: {} } } };
     expect(beforeSendTransaction(event)).toEqual(event);
+  });
+});
+
+test("a span sent on its own (INP) keeps its route and value, and loses query values in its element selector", () => {
+  const span = {
+    description: 'body > button[title="Again on /vitals/nrt?email=someone@example.com"]',
+    op: "ui.interaction.click",
+    data: {
+      "sentry.transaction": "/vitals/:id",
+      "browser.web_vital.inp.value": 136,
+      "browser.web_vital.inp.target": 'body > button[title="Again on /vitals/nrt?email=someone@example.com"]',
+      "user.ip_address": "203.0.113.9",
+    },
+  };
+  expect(beforeSendSpan(span)).toEqual({
+    description: 'body > button[title="Again on /vitals/nrt"]',
+    op: "ui.interaction.click",
+    data: {
+      "sentry.transaction": "/vitals/:id",
+      "browser.web_vital.inp.value": 136,
+      "browser.web_vital.inp.target": 'body > button[title="Again on /vitals/nrt"]',
+    },
   });
 });

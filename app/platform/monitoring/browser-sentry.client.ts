@@ -2,16 +2,18 @@ import {
   browserTracingIntegration,
   captureException,
   getClient,
+  getCurrentScope,
   init,
   type Span,
   startBrowserTracingNavigationSpan,
   startBrowserTracingPageLoadSpan,
   updateSpanName,
+  withStaticSpan,
 } from "@sentry/react";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
-import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
+import { beforeBreadcrumb, beforeSend, beforeSendSpan, beforeSendTransaction } from "./event-filters";
 
 /** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
 const SENTRY_SOURCE = "sentry.source";
@@ -32,6 +34,8 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
     beforeSendTransaction,
+    // Static, like the trace lifecycle: it receives the span as a transaction's spans look.
+    beforeSendSpan: withStaticSpan(beforeSendSpan),
     beforeBreadcrumb,
   });
   const client = getClient();
@@ -60,6 +64,9 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     navigationEnd(page) {
       if (!navigation) return;
       updateSpanName(navigation, page.route);
+      // The SDK named the scope after the target URL when the navigation started; what it sends once the
+      // navigation span has ended (an INP span after a later click) is named by the scope: the route.
+      getCurrentScope().setTransactionName(page.route);
       navigation.setAttributes(pageAttributes(page));
       navigation = undefined;
     },

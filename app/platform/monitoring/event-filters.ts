@@ -46,6 +46,14 @@ export function beforeSendTransaction<E extends TransactionEventLike>(event: E):
   return isDroppedTransaction(event) ? null : scrubReport(event);
 }
 
+/**
+ * Spans the browser SDK sends on their own, outside any transaction (INP, after an interaction): they never
+ * pass `beforeSendTransaction`, so they are scrubbed here. Never dropped: the SDK does not allow it.
+ */
+export function beforeSendSpan<S>(span: S): S {
+  return scrubReport(span);
+}
+
 /** Breadcrumbs (navigations, fetches, console lines) are scrubbed as they are recorded. */
 export function beforeBreadcrumb<B>(breadcrumb: B): B {
   return scrubReport(breadcrumb);

@@ -7,12 +7,11 @@ import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
 // Issue 18: browser page loads and navigations are named by React Router's route, and the page-data request
 // of a client navigation continues the browser's trace (click -> Worker -> loaders in one trace), only
-// when reporting is on.
+// when reporting is on. Web vitals: web-vitals.spec.ts.
 
 type Transaction = {
   transaction?: string;
   contexts?: { trace?: { op?: string; trace_id?: string } };
-  measurements?: Record<string, { value: number }>;
 };
 
 let ingest: IngestStandIn;
@@ -83,24 +82,6 @@ test("page loads and navigations are named by route, and page data continues the
       { timeout: 15_000 },
     )
     .toBe(true);
-});
-
-test("a page load's web vitals reach the stand-in through the tunnel on its route's transaction", async ({
-  page,
-}) => {
-  const tunnelled: string[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/monitoring") tunnelled.push(request.url());
-  });
-  ingest.received.length = 0;
-  await page.goto(new URL("/items/lhr", reporting.url).href);
-  await waitForHydration(page);
-  await expect.poll(() => transactionsWith("pageload", "/items/:id").length, { timeout: 15_000 }).toBe(1);
-  const measurements = transactionsWith("pageload", "/items/:id")[0]?.measurements ?? {};
-  // The SDK loads after hydration; the browser's buffered performance entries still hold the page's vitals.
-  // (CLS is sent only when something shifted; this page shifts nothing.)
-  for (const vital of ["lcp", "fcp", "ttfb"]) expect(measurements[vital]?.value, vital).toBeGreaterThan(0);
-  expect(tunnelled.length).toBeGreaterThan(0);
 });
 
 test("with reporting off, page data requests carry no trace headers", async ({ page }) => {
