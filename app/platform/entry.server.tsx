@@ -65,8 +65,7 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // The page's stylesheets and first-load modules as a `Link` header, for 103 Early Hints
-  // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in workers/static-pages.ts.
+  // The rendered <head>, which both the policy and the `Link` header are read from.
   const { head, body: document } = await splitHead(body);
   const development = import.meta.env.DEV;
   const reportOrigin = config.monitoring?.directOrigin;
@@ -77,6 +76,8 @@ export default async function handleRequest(
     documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),
   ))
     responseHeaders.set(name, value);
+  // The page's linked stylesheets and first-load modules as a `Link` header, for 103 Early Hints
+  // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in workers/static-pages.ts.
   const preloads = preloadLinkHeader(head);
   if (preloads) responseHeaders.set("Link", preloads);
   return new Response(document, { headers: responseHeaders, status: statusCode });
