@@ -12,13 +12,9 @@ export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error)
 
 // docs/decisions/018-paint-first.md. The icon is a built, fingerprinted file (/assets/, cached immutable): Chromium
 // asks for the icon again after every client navigation, and this way the memory cache answers.
-// `no-inline`: a data: URL would put the icon in the first-load JavaScript. The stylesheet has a
-// precedence, so React puts it in <head> before the modulepreload links it hoists: the first paint needs
-// the stylesheet, not the scripts.
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesHref, precedence: "default" },
-  { rel: "icon", href: iconHref, type: "image/svg+xml" },
-];
+// `no-inline`: a data: URL would put the icon in the first-load JavaScript. The stylesheet is not a link:
+// the document inlines it (`stylesheets` below, docs/decisions/023-inline-critical-css.md).
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: iconHref, type: "image/svg+xml" }];
 
 // The root's boundary renders every error page: a refusal thrown with headers (a 405's Allow) keeps them.
 export const headers: Route.HeadersFunction = ({ errorHeaders, loaderHeaders }) =>
@@ -31,7 +27,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const monitoring = useRouteLoaderData<typeof loader>("root")?.monitoring ?? null;
   return (
-    <PlatformDocument lang="en" monitoring={monitoring} header={<SiteNav />}>
+    <PlatformDocument lang="en" monitoring={monitoring} header={<SiteNav />} stylesheets={[stylesHref]}>
       {children}
     </PlatformDocument>
   );

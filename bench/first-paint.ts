@@ -1,9 +1,10 @@
 /**
- * npm run bench:first-paint [-- --phone] [-- --compare http://127.0.0.1:3601 ...]: first contentful paint
- * of `/` and `/now` of the production build in workerd, in a fresh Chromium context each time (empty
- * cache, new connections), median of 7 (BENCH_RUNS). `--phone` throttles network and CPU (bench/phone.ts);
- * `--compare` measures other servers of the same pages (the Next.js anchor) interleaved with this one, so
- * only figures from one run are compared. Ends with one summary line.
+ * npm run bench:first-paint [-- --phone] [-- --compare http://127.0.0.1:3601 ...] [-- --baseline dir ...]:
+ * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
+ * each time (empty cache, new connections), median of 7 (BENCH_RUNS). `--phone` throttles network and CPU
+ * (bench/phone.ts); `--compare` measures other servers of the same pages (the Next.js anchor) and
+ * `--baseline` other builds of this app (a build directory, e.g. one made with BUILD_DIRECTORY before a
+ * change), interleaved with this one, so only figures from one run are compared. Ends with one summary line.
  */
 import { parseArgs } from "node:util";
 import { type Browser, chromium } from "@playwright/test";
@@ -13,15 +14,23 @@ import { emulatePhone, PHONE_OPTION } from "./phone.ts";
 import { median } from "./stats.ts";
 
 const { values } = parseArgs({
-  options: { ...PHONE_OPTION, compare: { type: "string", multiple: true, default: [] } },
+  options: {
+    ...PHONE_OPTION,
+    compare: { type: "string", multiple: true, default: [] },
+    baseline: { type: "string", multiple: true, default: [] },
+  },
 });
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PATHS = ["/", "/now"];
 
 const app = await serveBuild({ onLog: () => {} });
+const baselines = await Promise.all(
+  values.baseline.map((buildDirectory) => serveBuild({ buildDirectory, onLog: () => {} })),
+);
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 const bases = [
   { name: "this app", url: app.url.origin },
+  ...baselines.map((served, index) => ({ name: values.baseline[index] ?? "", url: served.url.origin })),
   ...values.compare.map((url) => ({ name: url, url })),
 ];
 
@@ -77,6 +86,7 @@ try {
 } finally {
   await browser.close();
   await app.close();
+  await Promise.all(baselines.map((served) => served.close()));
 }
 
 const fixed = (ms: number) => (Number.isNaN(ms) ? "-" : ms.toFixed(0));

@@ -1,3 +1,4 @@
+import { INLINE_STYLESHEETS } from "../app/platform/built-stylesheets";
 import { PER_REQUEST_CACHE_CONTROL } from "../app/platform/cache-headers";
 import { withHeaderChanges } from "../app/platform/http/response-headers";
 import {
@@ -158,7 +159,9 @@ async function renderAndStore(key: string, url: URL, parts: PageCacheParts): Pro
     const nonce = policyNonce(headers.get("Content-Security-Policy"));
     const html = await response.text();
     body = nonce ? withoutNonce(html, nonce) : html;
-    for (const [name, value] of Object.entries(await staticPageHeaders(body, parts.policy))) {
+    for (const [name, value] of Object.entries(
+      await staticPageHeaders(body, parts.policy, INLINE_STYLESHEETS),
+    )) {
       headers.set(name, value);
     }
   } else {

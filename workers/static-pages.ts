@@ -1,4 +1,5 @@
 import { STATIC_PAGE_ROUTING_RULES } from "../app/platform/build-config";
+import { INLINE_STYLESHEETS } from "../app/platform/built-stylesheets";
 import { routingRulesMatcher } from "../app/platform/routing-rules";
 import type { PolicyOptions } from "../app/platform/security-headers";
 import { staticPageHeaders } from "../app/platform/static-page-policy";
@@ -45,12 +46,15 @@ export async function serveStaticPage(
       headers = null;
     } else if (asset.status === 200 && request.method === "GET") {
       const html = await asset.text();
-      headers = await staticPageHeaders(html, policy);
+      headers = await staticPageHeaders(html, policy, INLINE_STYLESHEETS);
       body = html;
     } else {
       // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
       const page = await assets.fetch(new Request(request.url));
-      headers = page.ok && isHtml(page) ? await staticPageHeaders(await page.text(), policy) : null;
+      headers =
+        page.ok && isHtml(page)
+          ? await staticPageHeaders(await page.text(), policy, INLINE_STYLESHEETS)
+          : null;
     }
     if (etag !== undefined) remember(etag, headers);
   }

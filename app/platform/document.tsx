@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Links, Meta, Scripts, ScrollRestoration } from "react-router";
+import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import type { BrowserMonitoringConfig } from "./monitoring/browser-config.server";
 import { EARLY_ERRORS_SCRIPT } from "./monitoring/early-errors";
 import { useRouteMonitoring } from "./monitoring/use-route-monitoring";
@@ -14,6 +15,12 @@ export type PlatformDocumentProps = {
   monitoring: BrowserMonitoringConfig | null;
   /** The product's header and navigation, after the skip link and before `<main>`. */
   header?: ReactNode;
+  /**
+   * The stylesheets every page needs for its first paint (`import href from "./app.css?url"`): inlined as
+   * `<style>` in a production build, linked in `npm run dev` (docs/decisions/023-inline-critical-css.md). A
+   * route's own stylesheet stays a route import (`import "./page.css"`), which React Router links and removes.
+   */
+  stylesheets?: readonly string[];
   /** The skip link's text, in the document's language. */
   skipLinkLabel?: string;
   children: ReactNode;
@@ -29,6 +36,7 @@ export function PlatformDocument({
   lang,
   monitoring,
   header,
+  stylesheets = [],
   skipLinkLabel = "Skip to content",
   children,
 }: PlatformDocumentProps) {
@@ -40,6 +48,9 @@ export function PlatformDocument({
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {stylesheets.map((href) => (
+          <InlineStylesheet key={href} href={href} />
+        ))}
         {/* Development only: Vite marks the styles it injects with this nonce (security-headers.ts). */}
         {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         {monitoring ? (
@@ -69,5 +80,27 @@ export function PlatformDocument({
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/**
+ * A stylesheet the first paint needs, as a `<style>` React hoists to the start of `<head>` (ahead of the
+ * modulepreload links it hoists) and never removes. Its text comes from the Worker's build
+ * (built-stylesheets.ts); the browser renders the same element empty, and React adopts the server's
+ * `<style data-href>` when it hydrates (react-dom's `acquireResource` looks it up by href) without reading or
+ * replacing its text, so the stylesheet is neither fetched nor carried in the JavaScript. Each has its own
+ * precedence (its href), so each is one element whose text is the built file, allowed by that file's hash
+ * (inline-stylesheets.ts).
+ */
+function InlineStylesheet({ href }: { href: string }) {
+  // `npm run dev` has no built stylesheets: Vite serves them, and updates them in place.
+  if (import.meta.env.DEV) return <link rel="stylesheet" href={href} precedence={href} />;
+  const text = import.meta.env.SSR ? INLINE_STYLESHEETS[href]?.text : "";
+  if (text === undefined)
+    throw new Error(`${href} is not a stylesheet of this build: import it with "?url" from a .css file`);
+  return (
+    <style href={href} precedence={href}>
+      {text}
+    </style>
   );
 }

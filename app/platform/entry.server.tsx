@@ -7,7 +7,9 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
+import { inlineStyleHashes } from "./inline-stylesheets";
 import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
@@ -63,15 +65,19 @@ export default async function handleRequest(
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // The rendered <head>, which both the policy and the `Link` header are read from.
+  const { head, body: document } = await splitHead(body);
   const development = import.meta.env.DEV;
   const reportOrigin = config.monitoring?.directOrigin;
+  // The inlined stylesheets are allowed by the hashes the build computed, as on pre-rendered pages and the
+  // edge cache's copies (which have no nonce): docs/decisions/023-inline-critical-css.md.
+  const styleSha256 = inlineStyleHashes(head, INLINE_STYLESHEETS);
   for (const [name, value] of Object.entries(
-    documentSecurityHeaders({ nonce }, { development, reportOrigin }),
+    documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),
   ))
     responseHeaders.set(name, value);
-  // The page's stylesheets and first-load modules as a `Link` header, for 103 Early Hints
+  // The page's linked stylesheets and first-load modules as a `Link` header, for 103 Early Hints
   // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in workers/static-pages.ts.
-  const { head, body: document } = await splitHead(body);
   const preloads = preloadLinkHeader(head);
   if (preloads) responseHeaders.set("Link", preloads);
   return new Response(document, { headers: responseHeaders, status: statusCode });
@@ -80,7 +86,7 @@ export default async function handleRequest(
 /**
  * Paint first (docs/decisions/018-paint-first.md): React writes preloads ahead of the modulepreload links it
  * hoists, and React Router links a route's imported stylesheets after those; preloading them here starts
- * their fetch first. The root's stylesheet needs none: it has a precedence (app/root.tsx).
+ * their fetch first. The root's stylesheet needs none: it is inlined (document.tsx `stylesheets`).
  */
 function StylesheetPreloads({ hrefs }: { hrefs: string[] }) {
   for (const href of hrefs) preload(href, { as: "style" });

@@ -59,17 +59,22 @@ export type PolicyOptions = {
    * so `connect-src` allows it. Sentry's SaaS needs nothing here: its reports go through the tunnel.
    */
   reportOrigin?: string | undefined;
+  /**
+   * The SHA-256 of each stylesheet the page inlines as `<style>` (inline-stylesheets.ts), for `style-src`:
+   * those elements and no others.
+   */
+  styleSha256?: readonly string[];
 };
 
 /**
  * The document policy. `'strict-dynamic'` lets the allowed inline scripts load the route modules (and
  * those load theirs) without listing hosts; `connect-src 'self'` holds because reports go through the
  * same-origin tunnel (docs/contract.md C7), except to a self-hosted Sentry. Inline style attributes are
- * not allowed: styles come from stylesheets.
+ * not allowed: styles come from stylesheets, the inlined ones by hash.
  */
 export function contentSecurityPolicy(
   scripts: ScriptAllowance,
-  { development = false, reportOrigin }: PolicyOptions = {},
+  { development = false, reportOrigin, styleSha256 = [] }: PolicyOptions = {},
 ): string {
   const scriptSources =
     "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.sha256.map((hash) => `'sha256-${hash}'`);
@@ -77,7 +82,7 @@ export function contentSecurityPolicy(
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": [...scriptSources, "'strict-dynamic'"],
-    "style-src": ["'self'", ...devStyleSources],
+    "style-src": ["'self'", ...styleSha256.map((hash) => `'sha256-${hash}'`), ...devStyleSources],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(reportOrigin ? [reportOrigin] : [])],

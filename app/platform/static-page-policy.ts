@@ -1,3 +1,4 @@
+import { type InlineStylesheets, inlineStyleHashes } from "./inline-stylesheets.ts";
 import { preloadLinkHeader } from "./preload-links.ts";
 import { documentSecurityHeaders, type PolicyOptions } from "./security-headers.ts";
 
@@ -25,14 +26,21 @@ export async function scriptHash(text: string): Promise<string> {
 }
 
 /**
- * Every header of a pre-rendered page: its inline scripts allowed by hash, each hash once, and the `Link`
- * preloads of its stylesheets and first-load modules (Early Hints, docs/decisions/018-paint-first.md).
+ * Every header of a pre-rendered page (or an edge-cached copy): its inline scripts allowed by hash, each hash
+ * once, its inlined stylesheets by the hashes of the build's files (`stylesheets`, built-stylesheets.ts;
+ * docs/decisions/023-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
+ * first-load modules (Early Hints, docs/decisions/018-paint-first.md).
  */
 export async function staticPageHeaders(
   html: string,
   policy: PolicyOptions = {},
+  stylesheets: InlineStylesheets = {},
 ): Promise<Record<string, string>> {
   const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+  const styleSha256 = inlineStyleHashes(html, stylesheets);
   const preloads = preloadLinkHeader(html);
-  return { ...documentSecurityHeaders({ sha256 }, policy), ...(preloads ? { Link: preloads } : {}) };
+  return {
+    ...documentSecurityHeaders({ sha256 }, { ...policy, styleSha256 }),
+    ...(preloads ? { Link: preloads } : {}),
+  };
 }

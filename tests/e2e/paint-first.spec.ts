@@ -50,13 +50,81 @@ test("client navigations ask the network for no icon: Chromium's re-fetch is a c
   expect(afterNavigations.filter(({ fromCache }) => !fromCache)).toEqual([]);
 });
 
-test("the stylesheets are requested before the first-load modules", async ({ page }) => {
+test("the linked stylesheets are requested before the first-load modules", async ({ page }) => {
   const requested: string[] = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));
   await page.goto("/about");
   await page.waitForLoadState("networkidle");
   const firstModule = requested.findIndex((path) => path.endsWith(".js"));
   const stylesheets = requested.filter((path) => path.endsWith(".css"));
-  expect(stylesheets).toHaveLength(2);
+  // The root's is inlined (decision 023): /about's own is the one linked.
+  expect(stylesheets).toHaveLength(1);
   for (const stylesheet of stylesheets) expect(requested.indexOf(stylesheet)).toBeLessThan(firstModule);
 });
+
+// docs/decisions/023-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
+const PAGE_KINDS = [
+  { path: "/", kind: "pre-rendered" },
+  { path: "/now", kind: "rendered per request" },
+  { path: "/messages/latest", kind: "an edge-cached copy" },
+];
+for (const colorScheme of ["light", "dark"] as const) {
+  for (const { path, kind } of PAGE_KINDS) {
+    test(`${path} (${kind}, ${colorScheme}) is styled by its inlined stylesheet: no request for it, no CSP violation, and a client navigation still gets a route's own stylesheet`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.addInitScript(() => {
+        const violations: string[] = [];
+        (window as unknown as { __violations: string[] }).__violations = violations;
+        document.addEventListener("securitypolicyviolation", (event) =>
+          violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+        );
+      });
+      const stylesheetRequests: string[] = [];
+      page.on("request", (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname.endsWith(".css")) stylesheetRequests.push(pathname);
+      });
+      if (path === "/messages/latest") {
+        // Until the edge cache answers with its stored copy (it stores one after the first answer).
+        await expect
+          .poll(async () => (await page.request.get(path)).headers()["cache-status"], { timeout: 10_000 })
+          .toMatch(/; hit/);
+      }
+      const response = await page.goto(path);
+      if (path === "/messages/latest") expect(response?.headers()["cache-status"]).toMatch(/; hit/);
+      await waitForHydration(page);
+      // app.css's colours for each scheme, so the rules of the inlined element apply.
+      await expect(page.locator("body")).toHaveCSS(
+        "background-color",
+        colorScheme === "light" ? "rgb(255, 255, 255)" : "rgb(18, 18, 22)",
+      );
+      await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
+      await expect(page.locator("head > style[data-href]")).toHaveCount(1);
+
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: "About", exact: true })
+        .click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+      await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
+      // The inlined stylesheet stays after the navigation, and React added no second copy of it.
+      await expect(page.locator("body")).toHaveCSS(
+        "background-color",
+        colorScheme === "light" ? "rgb(255, 255, 255)" : "rgb(18, 18, 22)",
+      );
+      await expect(page.locator("head > style[data-href]")).toHaveCount(1);
+      await page.waitForLoadState("networkidle");
+
+      expect(stylesheetRequests.filter((pathname) => /\/app-[\w-]+\.css$/.test(pathname))).toEqual([]);
+      // /about's own (prefetched, then linked), and no other.
+      expect([...new Set(stylesheetRequests)]).toEqual([
+        expect.stringMatching(/^\/assets\/about-[\w-]+\.css$/),
+      ]);
+      expect(
+        await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
+      ).toEqual([]);
+    });
+  }
+}

@@ -43,6 +43,19 @@ describe("contentSecurityPolicy ", () => {
     expect(development).not.toMatch(/unsafe-inline|unsafe-hashes/);
   });
 
+  test("inlined stylesheets are allowed by their hashes, on either kind of page, and style attributes stay refused", () => {
+    for (const scripts of [{ nonce: "n" }, { sha256: ["AAA="] }]) {
+      const policy = contentSecurityPolicy(scripts, { styleSha256: ["S1=", "S2="] });
+      expect(policy).toBe(
+        contentSecurityPolicy(scripts).replace(
+          "style-src 'self';",
+          "style-src 'self' 'sha256-S1=' 'sha256-S2=';",
+        ),
+      );
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-hashes/);
+    }
+  });
+
   test("the production policy is the default, and a pre-rendered page never gets a development nonce", () => {
     expect(contentSecurityPolicy({ nonce: "n" }, { development: false })).toBe(
       contentSecurityPolicy({ nonce: "n" }),
@@ -117,6 +130,17 @@ describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
     expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain(
       `script-src 'sha256-${a}' 'sha256-${c}' 'strict-dynamic';`,
     );
+  });
+
+  test("allows the page's inlined stylesheets by the build's hashes (decision 023)", async () => {
+    const html =
+      '<head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style></head>';
+    const stylesheets = { "/assets/app.css": { text: "p{}", sha256: "BUILT=" } };
+    expect(await staticPageHeaders(html, {}, stylesheets)).toEqual(
+      documentSecurityHeaders({ sha256: [] }, { styleSha256: ["BUILT="] }),
+    );
+    // Without the build's stylesheets nothing inline is allowed.
+    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain("style-src 'self';");
   });
 });
 

@@ -4,11 +4,20 @@ import { TEST_VARS } from "../support/build-under-test.ts";
 
 // docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
 // (for Cloudflare's 103 Early Hints), on pages rendered per request and on pre-rendered ones.
+// docs/decisions/023-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
 
 let app: ServedBuild;
 
 beforeAll(async () => {
   app = await serveBuild({ vars: TEST_VARS });
+  // The edge cache stores its own copy of /messages/latest after the first answer; wait until it serves it.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const response = await fetch(new URL("/messages/latest", app.url));
+    await response.arrayBuffer();
+    if (/; hit/.test(response.headers.get("cache-status") ?? "")) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("/messages/latest was never served from the edge cache");
 });
 
 afterAll(async () => {
@@ -16,12 +25,28 @@ afterAll(async () => {
 });
 
 const PAGES = [
-  { path: "/", kind: "pre-rendered", stylesheets: 1 },
-  { path: "/about", kind: "pre-rendered, with a route stylesheet", stylesheets: 2 },
-  { path: "/now", kind: "rendered per request", stylesheets: 1 },
-  { path: "/items/ams", kind: "rendered per request", stylesheets: 1 },
-  { path: "/no-such-page", kind: "the 404 page", stylesheets: 1 },
+  { path: "/", kind: "pre-rendered", stylesheets: 0 },
+  { path: "/about", kind: "pre-rendered, with a route stylesheet", stylesheets: 1 },
+  { path: "/now", kind: "rendered per request", stylesheets: 0 },
+  { path: "/items/ams", kind: "rendered per request", stylesheets: 0 },
+  { path: "/no-such-page", kind: "the 404 page", stylesheets: 0 },
+  // Fetched twice: the second answer is the edge cache's stored copy (no nonce), checked below.
+  { path: "/messages/latest", kind: "an edge-cached copy", stylesheets: 0 },
 ];
+
+/** The `<style>` elements of a page's `<head>`, as [data-href, text]. */
+function headStyles(html: string): [string, string][] {
+  const head = html.slice(0, html.indexOf("</head>"));
+  return [...head.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/g)].map(([, attributes = "", text = ""]) => [
+    attributes.match(/\sdata-href="([^"]+)"/)?.[1] ?? "",
+    text,
+  ]);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Buffer.from(digest).toString("base64");
+}
 
 /** The `<link>` tags of a page's `<head>`, in order, as [rel, href]. */
 function headLinks(html: string): [string, string][] {
@@ -33,7 +58,26 @@ function headLinks(html: string): [string, string][] {
 }
 
 describe.each(PAGES)("$path ($kind)", ({ path, stylesheets }) => {
-  test("its stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {
+  test("the root's stylesheet is inlined as the built file, first in <head>, and allowed by its hash alone", async () => {
+    const response = await fetch(new URL(path, app.url));
+    const html = await response.text();
+    if (path === "/messages/latest") expect(response.headers.get("cache-status")).toMatch(/; hit/);
+    const styles = headStyles(html);
+    expect(styles).toHaveLength(1);
+    const [[href = "", text = ""] = []] = styles;
+    expect(href).toMatch(/^\/assets\/app-[\w-]{8}\.css$/);
+    // The very bytes the file has, so the build's hash is the hash of what the page serves.
+    expect(text).toBe(await (await fetch(new URL(href, app.url))).text());
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head.indexOf("<style")).toBeLessThan(head.indexOf("<link"));
+    const styleSources = response.headers.get("content-security-policy")?.match(/style-src ([^;]*)/)?.[1];
+    expect(styleSources?.split(" ")).toEqual(["'self'", `'sha256-${await sha256(text)}'`]);
+    // Inlined, so neither linked nor preloaded.
+    expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
+    expect(response.headers.get("link") ?? "").not.toContain(href);
+  });
+
+  test("its linked stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {
     const html = await (await fetch(new URL(path, app.url))).text();
     const head = html.slice(0, html.indexOf("</head>"));
     const links = headLinks(html);
@@ -41,9 +85,8 @@ describe.each(PAGES)("$path ($kind)", ({ path, stylesheets }) => {
     expect(hrefs).toHaveLength(stylesheets);
     const firstModule = links.findIndex(([rel]) => rel === "modulepreload");
     expect(firstModule).toBeGreaterThan(0);
-    // The root's stylesheet itself (it has a precedence); a route's imported one as a preload, since
-    // React Router links it after the modules (docs/decisions/018-paint-first.md).
-    expect(links[0]).toEqual(["stylesheet", hrefs[0]]);
+    // A route's imported stylesheet as a preload, since React Router links it after the modules
+    // (docs/decisions/018-paint-first.md).
     for (const href of hrefs) {
       expect(
         links.findIndex(([rel, at]) => at === href && (rel === "stylesheet" || rel === "preload")),

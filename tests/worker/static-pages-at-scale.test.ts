@@ -44,7 +44,7 @@ test("the build keeps a fixed number of _headers rules and one run_worker_first 
   ]);
 });
 
-test(`each of the ${ADDED_PAGES} + product static pages is served with a policy allowing exactly its inline scripts`, async () => {
+test(`each of the ${ADDED_PAGES} + product static pages is served with a policy allowing exactly its inline scripts and inlined stylesheet`, async () => {
   expect(copy.staticPages.length).toBeGreaterThan(ADDED_PAGES);
   const failures: string[] = [];
   const policies = new Set<string>();
@@ -52,9 +52,17 @@ test(`each of the ${ADDED_PAGES} + product static pages is served with a policy 
     const response = await fetch(new URL(path, app.url));
     const html = await response.text();
     const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+    // The root's stylesheet, inlined (decision 023): the same text, so the same hash, on every page.
+    const styles = [...html.matchAll(/<style\b[^>]*>([^<]*)<\/style>/g)].map(([, text = ""]) => text);
+    const styleSha256 = await Promise.all(styles.map(scriptHash));
     const policy = response.headers.get("content-security-policy") ?? "";
     policies.add(policy);
-    if (response.status !== 200 || hashes.length < 3 || policy !== contentSecurityPolicy({ sha256: hashes }))
+    if (
+      response.status !== 200 ||
+      hashes.length < 3 ||
+      styleSha256.length !== 1 ||
+      policy !== contentSecurityPolicy({ sha256: hashes }, { styleSha256 })
+    )
       failures.push(`${path}: ${response.status} ${policy}`);
   }
   expect(failures).toEqual([]);

@@ -7,6 +7,7 @@ import { parsePlatformConfig } from "../config.server.ts";
 import { allowedHostsFrom } from "../local-server/allowed-hosts.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
 import { firstLoadModules } from "./first-load.ts";
+import { inlineStylesheetsModule } from "./inline-stylesheets.ts";
 import {
   DEBUG_ID_PLACEHOLDER,
   DEBUG_ID_SNIPPET,
@@ -21,7 +22,7 @@ import { staticPageRoutingRules, staticRouteIds } from "./static-routes.ts";
 
 /**
  * The platform's part of the build, as one Vite plugin placed after `reactRouter()` (vite.config.ts): the
- * product's choices handed to the platform's code, the first-load chunk, debug IDs and source maps kept out
+ * product's choices handed to the platform's code, the first-load chunk, the stylesheets documents inline, debug IDs and source maps kept out
  * of the assets (and uploaded to Sentry when configured), the assets' `_headers`, the check of the deploy
  * variables, and the local servers' host and watcher settings. Each piece is a plain Vite plugin below.
  */
@@ -29,6 +30,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
   return [
     platformConfig(app),
     firstLoadChunk(app),
+    inlineStylesheetsModule(),
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
     staticPageSecurityHeaders(),
     checkedPlatformConfig(),

@@ -1,0 +1,6 @@
+/** Written by the platform's Vite plugin (vite/inline-stylesheets.ts). */
+declare module "virtual:edge-platform/inline-stylesheets" {
+  export const INLINE_STYLESHEETS: Readonly<
+    Record<string, { readonly text: string; readonly sha256: string }>
+  >;
+}

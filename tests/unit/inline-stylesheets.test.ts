@@ -1,0 +1,55 @@
+import { createHash } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { inlineStyleHashes } from "../../app/platform/inline-stylesheets";
+import { inlineStylesheets } from "../../app/platform/vite/inline-stylesheets";
+
+// docs/decisions/023-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
+
+const BUILT = {
+  "/assets/app-AAAAAAAA.css": { text: "p{color:red}", sha256: "APP=" },
+  "/assets/other-BBBBBBBB.css": { text: "a{}", sha256: "OTHER=" },
+};
+
+const page = (head: string, body = "") =>
+  `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe("inlineStyleHashes", () => {
+  test("the build's hash of each stylesheet the head inlines, by its data-href, once each", () => {
+    const style = (href: string) => `<style data-precedence="${href}" data-href="${href}">x</style>`;
+    const html = page(
+      style("/assets/other-BBBBBBBB.css") +
+        style("/assets/app-AAAAAAAA.css") +
+        style("/assets/app-AAAAAAAA.css"),
+    );
+    expect(inlineStyleHashes(html, BUILT)).toEqual(["OTHER=", "APP="]);
+  });
+
+  test("no hash for a style the build does not know, for several files joined in one element, or in the body", () => {
+    const html = page(
+      "<style>p{}</style>" +
+        '<style data-href="/assets/unknown-CCCCCCCC.css">p{}</style>' +
+        '<style data-precedence="d" data-href="/assets/app-AAAAAAAA.css /assets/other-BBBBBBBB.css">p{}a{}</style>',
+      '<style data-href="/assets/app-AAAAAAAA.css">p{}</style>',
+    );
+    expect(inlineStyleHashes(html, BUILT)).toEqual([]);
+    expect(inlineStyleHashes(page(""), {})).toEqual([]);
+  });
+});
+
+describe("inlineStylesheets (the build)", () => {
+  test("each stylesheet by the URL it is served at, with the base64 SHA-256 of its text", () => {
+    const text = ":root{color-scheme:light dark}";
+    expect(inlineStylesheets("/", [["assets/app-AAAAAAAA.css", text]])).toEqual({
+      "/assets/app-AAAAAAAA.css": { text, sha256: createHash("sha256").update(text).digest("base64") },
+    });
+  });
+
+  test("leaves out what is not a stylesheet, and a stylesheet React would escape (it has a `<`)", () => {
+    expect(
+      inlineStylesheets("/", [
+        ["assets/entry-AAAAAAAA.js", "x"],
+        ["assets/odd-BBBBBBBB.css", 'a::after{content:"</style>"}'],
+      ]),
+    ).toEqual({});
+  });
+});
