@@ -1,10 +1,10 @@
 /**
- * What the product's `import ... from "react-router"` gets (docs/decisions/020-react-router-prefetch-prop.md):
- * React Router itself, with `Link` and `NavLink` giving their documented `prefetch` prop to the platform's
- * bounded queue (docs/contract.md C5) instead of React Router's `<PrefetchPageLinks>`, whose `<link>` tags the
- * browser fetches at its own pace, outside the 5 in flight, into a cache the router never reads. The build
- * resolves the product's `react-router` to this module (app/platform/vite/platform-links.ts); this module's
- * own `react-router` is the real one.
+ * What the product's `import ... from "react-router"` gets
+ * (docs/decisions/020-react-router-prefetch-prop.md): React Router itself, with `Link` and `NavLink` giving
+ * their documented `prefetch` prop to the platform's bounded queue (docs/contract.md C5) instead of React
+ * Router's `<PrefetchPageLinks>`, whose `<link>` tags the browser fetches at its own pace, outside the 5 in
+ * flight, into a cache the router never reads. The build resolves the product's `react-router` to this
+ * module (app/platform/vite/platform-links.ts); this module's own `react-router` is the real one.
  *
  * Each wrapper renders React Router's own component without `prefetch` (so React Router prefetches nothing)
  * and states the mode on the anchor as `data-prefetch`, which the platform reads
@@ -25,7 +25,7 @@ export type LinkPrefetchProps = {
 
 /**
  * The anchor's `data-prefetch` for a link's props; undefined is the platform's default (once visible).
- * - A `data-prefetch` written on the link wins: it is the platform's own spelling (plain `<a>` elements use it).
+ * - A `data-prefetch` written on the link wins: the platform's own spelling (plain `<a>` elements use it).
  * - `reloadDocument`: never, whatever `prefetch` says, since a document load does not use prefetched data.
  * - `prefetch`: `"intent"` and `"render"` as React Router means them, `"viewport"` the default, `"none"` the
  *   opt-out. Written out, `"none"` is an opt-out: the wrapper sees the prop, where the anchor could not tell
