@@ -20,7 +20,7 @@ export default function Glossary({ loaderData }: Route.ComponentProps) {
       <ul className="glossary">
         {loaderData.terms.map(({ slug, term }) => (
           <li key={slug}>
-            <Link to={`/glossary/${slug}`} data-prefetch="render">
+            <Link to={`/glossary/${slug}`} prefetch="render">
               {term}
             </Link>
           </li>

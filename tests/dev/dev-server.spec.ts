@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "../e2e/fixtures";
+import { dataRequests, expect, test, waitForHydration } from "../e2e/fixtures";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Outside everything tsc and Biome check, inside what Vite serves: a module that cannot compile. */
@@ -50,6 +50,23 @@ test("a route's own stylesheet applies in development, on a document load and a 
   await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-color", "rgb(46, 125, 50)");
 
   expect(await cspViolations()).toEqual([]);
+});
+
+test("React Router's prefetch prop goes to the platform's queue in development, the same markup on both sides", async ({
+  request,
+  page,
+}) => {
+  // app/routes/glossary.tsx: `<Link prefetch="render">`, resolved to the platform's Link by edgePlatform()
+  // in the Worker (the server's HTML) and in the browser (a mismatch would fail the test: a console error).
+  const html = await (await request.get("/glossary")).text();
+  expect(html.match(/data-prefetch="render"/g)?.length).toBeGreaterThan(1);
+  const requests = dataRequests(page);
+  await page.goto("/glossary");
+  await waitForHydration(page);
+  await expect(page.locator("ul.glossary a").first()).toHaveAttribute("data-prefetch", "render");
+  await expect.poll(() => requests.filter((path) => path.startsWith("/glossary/")).length).toBeGreaterThan(1);
+  // React Router's own prefetch never ran: none of its data <link> tags.
+  await expect(page.locator('link[as="fetch"]')).toHaveCount(0);
 });
 
 test.describe("Vite's error overlay", () => {

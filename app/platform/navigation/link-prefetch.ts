@@ -1,8 +1,8 @@
 /**
  * docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
- * prefetched, and when (docs/decisions/015-react-router-links.md). Lives in the lazily loaded navigation
- * platform, so none of it is in the first-load JavaScript; it starts when the platform is installed, after
- * hydration.
+ * prefetched, and when (docs/decisions/015-react-router-links.md, 020-react-router-prefetch-prop.md). Lives
+ * in the lazily loaded navigation platform, so none of it is in the first-load JavaScript; it starts when the
+ * platform is installed, after hydration.
  *
  * Every link takes part: React Router's `Link` and `NavLink` render plain anchors, so the platform watches
  * anchors, whatever component rendered them. An anchor's `data-prefetch` (passed through by `Link` and
@@ -15,8 +15,9 @@
  * prefetch to the front of the queue, or starts it there. A click cancels a pending hover, so a
  * navigation never races its own hover prefetch. Everything goes through the one bounded queue
  * (`prefetch` is navigation-platform.ts's `prefetchPage`), which also skips Save-Data / 2g.
- * React Router's own `prefetch` prop is not used: its `<link>` tags would bypass the queue (the lint
- * refuses it, app/platform/lint/react-router-prefetch.grit).
+ * React Router's own `prefetch` prop arrives here as `data-prefetch` too: the application's `Link` and
+ * `NavLink` are the platform's wrappers (react-router-links.tsx), which never let React Router render its
+ * own `<link>` tags, so nothing bypasses the queue.
  */
 
 export type LinkPrefetchMode = "none" | "intent" | "viewport" | "render";

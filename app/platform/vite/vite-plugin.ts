@@ -8,6 +8,7 @@ import { allowedHostsFrom } from "../local-server/allowed-hosts.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
 import { firstLoadModules } from "./first-load.ts";
 import { inlineStylesheetsModule } from "./inline-stylesheets.ts";
+import { PLATFORM_LINKS_MODULE, usesPlatformLinks } from "./platform-links.ts";
 import {
   DEBUG_ID_PLACEHOLDER,
   DEBUG_ID_SNIPPET,
@@ -22,13 +23,15 @@ import { staticPageRoutingRules, staticRouteIds } from "./static-routes.ts";
 
 /**
  * The platform's part of the build, as one Vite plugin placed after `reactRouter()` (vite.config.ts): the
- * product's choices handed to the platform's code, the first-load chunk, the stylesheets documents inline, debug IDs and source maps kept out
- * of the assets (and uploaded to Sentry when configured), the assets' `_headers`, the check of the deploy
+ * product's choices handed to the platform's code, React Router's links prefetched through the platform's
+ * queue, the first-load chunk, the stylesheets documents inline, debug IDs and source maps kept out of the
+ * assets (and uploaded to Sentry when configured), the assets' `_headers`, the check of the deploy
  * variables, and the local servers' host and watcher settings. Each piece is a plain Vite plugin below.
  */
 export function edgePlatform(app: AppUnderBuild): PluginOption[] {
   return [
     platformConfig(app),
+    reactRouterLinks(app),
     firstLoadChunk(app),
     inlineStylesheetsModule(),
     // After reactRouter(): its pre-rendering runs in the build step this plugin wraps.
@@ -83,6 +86,27 @@ function platformConfig(app: AppUnderBuild): Plugin {
           "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(app.EXTRA_ACTION_ORIGINS),
         },
       };
+    },
+  };
+}
+
+/**
+ * The application's `import ... from "react-router"` gets React Router with `Link` and `NavLink` whose
+ * `prefetch` prop goes through the platform's queue (app/platform/navigation/react-router-links.tsx,
+ * docs/decisions/020-react-router-prefetch-prop.md). A resolution at build time, in the browser's and the
+ * Worker's builds and in `react-router dev` alike (so both sides render the same markup): product code stays
+ * as React Router documents it, with React Router's own types. "pre", so it runs before Vite's own resolver
+ * and its pre-bundled dependencies.
+ */
+function reactRouterLinks(app: AppUnderBuild): Plugin {
+  return {
+    name: "edge-platform:react-router-links",
+    enforce: "pre",
+    resolveId: {
+      filter: { id: /^react-router$/ },
+      handler(source, importer) {
+        return usesPlatformLinks(source, importer, app.appDirectory) ? PLATFORM_LINKS_MODULE : undefined;
+      },
     },
   };
 }

@@ -45,7 +45,7 @@ export function documentLoad(page: import("@playwright/test").Page) {
 export function targetOf(path: string): string | undefined {
   const data = /^\/(?:(_root)|(.+))\.data$/.exec(path);
   if (data) return data[1] ? "/" : `/${data[2]}`;
-  const code = /^\/assets\/(about|now|items|item|glossary-term|glossary|messages)-[^/]+\.(js|css)$/.exec(
+  const code = /^\/assets\/(about|now|items|item|glossary-term|glossary|messages|slow)-[^/]+\.(js|css)$/.exec(
     path,
   );
   if (!code) return undefined;

@@ -15,7 +15,8 @@ import {
 /**
  * docs/contract.md C5's default on React Router's own links (docs/decisions/015-react-router-links.md): every
  * same-origin Link and NavLink is prefetched once visible, through the bounded queue, in the order the links
- * appear; intent moves a link ahead; `data-prefetch` picks another mode or opts out; Save-Data / 2g switch it
+ * appear; intent moves a link ahead; React Router's `prefetch` prop (decision 020) or `data-prefetch` picks
+ * another mode or opts out, and a `reloadDocument` link is never prefetched; Save-Data / 2g switch it
  * off; nothing is requested twice, even when a prefetch races the click; route CSS is prefetched with a hint
  * the browser does not warn about (app/platform/navigation/link-prefetch.ts).
  */
@@ -43,15 +44,40 @@ async function appendLink(page: Page, href: string, mode: string | null, { below
   );
 }
 
-test("a page of plain Links and NavLinks: visible links prefetched at most 5 at once, each file once", async ({
+/**
+ * Every `<link>` element the page gets whose target is page data (`as="fetch"`, a `.data` URL): React Router's
+ * PrefetchPageLinks renders one for each prefetched page with a loader; the platform fetches data itself.
+ */
+async function dataLinkElements(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const found: string[] = [];
+    (window as unknown as { __dataLinks: string[] }).__dataLinks = found;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLLinkElement && (node.as === "fetch" || node.href.includes(".data")))
+            found.push(node.outerHTML);
+    }).observe(document, { subtree: true, childList: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __dataLinks: string[] }).__dataLinks);
+}
+
+test("a page of React Router links, every prefetch prop: at most 5 in flight, each file once, intent queued", async ({
   page,
 }) => {
+  const dataLinks = await dataLinkElements(page);
   const hold = await holdRequests(page, isPrefetch);
   await page.goto("/links");
   await waitForHydration(page);
   await expect.poll(() => hold.held.length).toBe(5);
   await page.waitForTimeout(300);
   expect(hold.held.length).toBe(5);
+
+  // Intent on the prefetch="intent" link while the queue is full: it waits for a slot like any prefetch.
+  await page.getByRole("link", { name: "worker, on intent" }).hover();
+  await page.waitForTimeout(300);
+  expect(hold.held.length).toBe(5);
+  expect(hold.seen).not.toContain("/glossary/worker.data");
 
   hold.letThrough(() => true);
   while (hold.held.length > 0) {
@@ -60,8 +86,17 @@ test("a page of plain Links and NavLinks: visible links prefetched at most 5 at 
     expect(hold.held.length).toBeLessThanOrEqual(5);
   }
   await page.waitForLoadState("networkidle");
+  // prefetch="none" and reloadDocument: never, hovered or not.
+  await page.getByRole("link", { name: "isolate, never prefetched" }).hover();
+  await page.getByRole("link", { name: "slow, a document load" }).hover();
+  await page.waitForTimeout(300);
+  await page.waitForLoadState("networkidle");
+
   expect(hold.mostHeld).toBe(5);
   expect(new Set(hold.seen).size).toBe(hold.seen.length);
+  expect(hold.seen.filter((path) => path === "/glossary/worker.data")).toHaveLength(1);
+  // prefetch="render" fetches a link that is never visible (it is in a closed <details>).
+  await expect(page.getByRole("link", { name: "edge, on render" })).toBeHidden();
   // The header's Links, the page's NavLinks and Links: code for every page, data for the static ones.
   expect(new Set(hold.seen.map(targetOf))).toEqual(
     new Set([
@@ -74,16 +109,20 @@ test("a page of plain Links and NavLinks: visible links prefetched at most 5 at 
       "/glossary/:slug",
       "/items/:id",
       "/glossary/edge",
+      "/glossary/worker",
     ]),
   );
   // More than the queue's five, so the bound was reached and held.
   expect(hold.seen.length).toBeGreaterThan(10);
+  // React Router's own prefetch never ran: none of its <link> tags.
+  expect(await dataLinks()).toEqual([]);
 });
 
-test('data-prefetch="intent" waits for intent; data-prefetch="none" never prefetches, hovered or not', async ({
+test('prefetch="intent" waits for intent; prefetch="none" and reloadDocument never prefetch, hovered or not', async ({
   page,
 }) => {
-  const requests = dataRequests(page);
+  const requests: string[] = [];
+  page.on("request", (request) => requests.push(new URL(request.url()).pathname));
   await page.goto("/links");
   await waitForHydration(page);
   await expect.poll(() => requests).toContain("/glossary/edge.data");
@@ -91,11 +130,16 @@ test('data-prefetch="intent" waits for intent; data-prefetch="none" never prefet
   expect(requests).not.toContain("/glossary/worker.data");
 
   await page.getByRole("link", { name: "isolate, never prefetched" }).hover();
+  await page.getByRole("link", { name: "isolate, never prefetched" }).focus();
+  await page.getByRole("link", { name: "slow, a document load" }).hover();
+  await page.getByRole("link", { name: "slow, a document load" }).focus();
   await page.waitForTimeout(300);
   await page.getByRole("link", { name: "worker, on intent" }).hover();
   await expect.poll(() => requests).toContain("/glossary/worker.data");
   await page.waitForLoadState("networkidle");
   expect(requests).not.toContain("/glossary/isolate.data");
+  expect(requests.filter((path) => targetOf(path) === "/slow")).toEqual([]);
+  expect(requests.filter((path) => path === "/glossary/worker.data")).toHaveLength(1);
 });
 
 test("the site navigation's NavLink marks the current page itself and is not prefetched", async ({
