@@ -1,7 +1,7 @@
 import { PREFETCH_CONCURRENCY } from "../constants";
 import { PageDataCache } from "../prefetch/page-data-cache";
 import { PrefetchQueue } from "../prefetch/prefetch-queue";
-import { isLoaded, markLoaded, prefetchStyle, preloadModule } from "../prefetch/preload";
+import { isLoaded, loadStyle, markLoaded, preloadModule } from "../prefetch/preload";
 import { LinkPrefetcher } from "./link-prefetch";
 import { prefetchStaleTime } from "./page-data";
 import { pageDataFetch } from "./page-data-fetch";
@@ -64,7 +64,7 @@ export function prefetchPage(href: string, ahead = false): void {
   if (target.origin !== window.location.origin) return;
   const { modules, styles, hasData, leafRouteId } = plan(target);
   for (const url of modules) queue.enqueue(url, () => preloadModule(url)).catch(ignore);
-  for (const url of styles) queue.enqueue(url, () => prefetchStyle(url)).catch(ignore);
+  for (const url of styles) queue.enqueue(url, () => loadStyle(url, "low")).catch(ignore);
   const staleTime = prefetchStaleTime(leafRouteId);
   const dataPath = pageDataPath(target.pathname);
   // Dynamic pages (stale time 0) get their code warmed, never their data: it would be stale on arrival.

@@ -1,7 +1,7 @@
 import { createPath, type To } from "react-router";
 import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
-import { preloadModule, preloadStyle } from "../prefetch/preload";
+import { loadStyle, preloadModule } from "../prefetch/preload";
 import { navigateFully } from "./full-navigation";
 import type { RoutePlan } from "./prefetch-plan";
 import type { Navigate } from "./react-router-adapter";
@@ -47,7 +47,7 @@ async function loadRouteCode(queue: PrefetchQueue, { modules, styles }: RoutePla
   if (modules.length === 0 && styles.length === 0) return true;
   const loads = [
     ...modules.map((url) => queue.promote(url) ?? preloadModule(url)),
-    ...styles.map((url) => queue.promote(url) ?? preloadStyle(url)),
+    ...styles.map((url) => queue.promote(url) ?? loadStyle(url, "high")),
   ];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const outcome = await Promise.race([

@@ -192,6 +192,47 @@ test("a prefetched static page is shown without a request; a dynamic one makes e
   expect(await isSameDocument(page)).toBe(true);
 });
 
+test("a click to a prefetched static page waits for no stylesheet: React Router finds it linked", async ({
+  page,
+}) => {
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+  // What the click sets off, until About's heading shows: React Router's pending NavLink (its "loading"
+  // render), a stylesheet preload it waits for before it commits, and each batch of DOM changes.
+  await page.evaluate(() => {
+    const seen = { pending: 0, stylePreloads: 0, batches: 0 };
+    (window as unknown as { clickSaw: typeof seen }).clickSaw = seen;
+    const observer = new MutationObserver((records) => {
+      seen.batches++;
+      for (const record of records) {
+        const node = record.target;
+        if (node instanceof HTMLAnchorElement && node.classList.contains("pending")) seen.pending++;
+        for (const added of record.addedNodes) {
+          if (added instanceof HTMLLinkElement && added.rel === "preload" && added.as === "style") {
+            seen.stylePreloads++;
+          }
+        }
+      }
+      if (document.querySelector("h1")?.textContent === "About") observer.disconnect();
+    });
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["class"],
+    });
+  });
+  await page.getByRole("link", { name: "About page" }).evaluate((link: HTMLElement) => link.click());
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
+  expect(await page.evaluate(() => (window as unknown as { clickSaw: unknown }).clickSaw)).toMatchObject({
+    stylePreloads: 0,
+  });
+  expect(await isSameDocument(page)).toBe(true);
+});
+
 test("a static page prefetched, then visited within 300 s, makes no data request; after 300 s it does", async ({
   page,
 }) => {
