@@ -1,12 +1,13 @@
 import { PREFETCH_CONCURRENCY } from "../constants";
 import { PageDataCache } from "../prefetch/page-data-cache";
 import { PrefetchQueue } from "../prefetch/prefetch-queue";
-import { isLoaded, markLoaded, prefetchStyle, preloadModule } from "../prefetch/preload";
+import { isLoaded, loadStyle, markLoaded, preloadModule } from "../prefetch/preload";
 import { LinkPrefetcher } from "./link-prefetch";
 import { prefetchStaleTime } from "./page-data";
 import { pageDataFetch } from "./page-data-fetch";
 import { planRoute, savesData } from "./prefetch-plan";
 import {
+  importRouteModules,
   interceptFetch,
   interceptNavigate,
   loadedAssetUrls,
@@ -43,7 +44,7 @@ export function installNavigationPlatform(next: RouterInternals, announcerRegion
   nativeFetch = interceptFetch(
     pageDataFetch({ router: next.router, queue, cache: dataCache, staleTimeOf: staticStaleTime }),
   );
-  interceptNavigate(next.router, gateOnRouteCode(queue, plan));
+  interceptNavigate(next.router, gateOnRouteCode(queue, plan, importModules));
   if (!savesData()) {
     new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
   }
@@ -63,8 +64,11 @@ export function prefetchPage(href: string, ahead = false): void {
   const target = new URL(href, window.location.href);
   if (target.origin !== window.location.origin) return;
   const { modules, styles, hasData, leafRouteId } = plan(target);
-  for (const url of modules) queue.enqueue(url, () => preloadModule(url)).catch(ignore);
-  for (const url of styles) queue.enqueue(url, () => prefetchStyle(url)).catch(ignore);
+  const code = modules.map((url) => queue.enqueue(url, () => preloadModule(url)));
+  // Once its code is here, the page's route modules are run and handed to React Router, so that a click
+  // needs no import of its own (route-code-gate.ts says why that matters).
+  Promise.all(code).then(() => importModules(target), ignore);
+  for (const url of styles) queue.enqueue(url, () => loadStyle(url, "low")).catch(ignore);
   const staleTime = prefetchStaleTime(leafRouteId);
   const dataPath = pageDataPath(target.pathname);
   // Dynamic pages (stale time 0) get their code warmed, never their data: it would be stale on arrival.
@@ -80,7 +84,11 @@ export function prefetchPage(href: string, ahead = false): void {
  * route code is loaded first, as for any other. The hold does not see `replace`: a fallback pushes.
  */
 export function routeCodeLoadedFor(to: string | number): Promise<void> {
-  return routeCodeLoaded(queue, plan, to, "push");
+  return routeCodeLoaded(queue, plan, to, "push", importModules);
+}
+
+function importModules(target: URL): Promise<void> {
+  return internals ? importRouteModules(internals, target.pathname) : Promise.resolve();
 }
 
 function plan(target: URL) {

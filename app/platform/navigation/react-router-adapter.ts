@@ -1,9 +1,10 @@
-import type {
-  UNSAFE_AssetsManifest as AssetsManifest,
-  DataRouter,
-  UNSAFE_RouteModules as RouteModules,
-  RouterNavigateOptions,
-  To,
+import {
+  type UNSAFE_AssetsManifest as AssetsManifest,
+  type DataRouter,
+  matchRoutes,
+  type UNSAFE_RouteModules as RouteModules,
+  type RouterNavigateOptions,
+  type To,
 } from "react-router";
 
 /**
@@ -45,6 +46,31 @@ export function loadedAssetUrls({ manifest, routeModules }: RouterInternals): st
     if (assets) urls.push(...assets.modules, ...assets.styles);
   }
   return urls;
+}
+
+/**
+ * Runs the modules of the routes `pathname` matches that React Router has not loaded, and puts them where
+ * it looks for them. Assumption "the framework context's routeModules is the cache React Router's route
+ * loading reads first": a route module found there is used as is, with no `import()` of React Router's
+ * own (which resumes in a later task). A module that fails to run is left to React Router, which imports
+ * it again and reloads the page when that fails too. Shown in the browser by
+ * tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page is one render".
+ */
+export async function importRouteModules(
+  { router, manifest, routeModules }: RouterInternals,
+  pathname: string,
+): Promise<void> {
+  const missing = (matchRoutes(router.routes, pathname) ?? []).flatMap(({ route }) => {
+    const entry = manifest.routes[route.id];
+    return entry && !(route.id in routeModules) ? [{ id: route.id, url: entry.module }] : [];
+  });
+  await Promise.all(
+    missing.map(async ({ id, url }) => {
+      try {
+        routeModules[id] = await import(/* @vite-ignore */ url);
+      } catch {}
+    }),
+  );
 }
 
 export type Navigate = (to: To | number | null, options?: RouterNavigateOptions) => Promise<void>;

@@ -21,22 +21,30 @@ export function preloadModule(url: string): Promise<void> {
   return preloadWithLink(url, { rel: "modulepreload" });
 }
 
+/** The media of a route stylesheet loaded ahead of its page: none, so it applies nowhere until the page links it. */
+const ROUTE_STYLE_MEDIA = "not all";
+
 /**
- * A route's CSS for a page the visitor may go to: `prefetch`, not `preload`. A preload tells the browser
- * this page needs the file, and Chromium warns ("preloaded using link preload but not used within a few
- * seconds") when it does not; a prefetch is for a later navigation, kept in the HTTP cache, where React
- * Router's own stylesheet link finds it.
+ * A route's CSS, for a page the visitor may go to (`priority` "low") or for the navigation starting now
+ * (the route-code gate, "high"): a stylesheet link whose media matches nothing (`not all`), so it applies
+ * to no page, raises no Chromium "preloaded but not used" warning, and puts the parsed sheet in the
+ * browser's memory cache, where React Router's own stylesheet link of the new page finds it.
+ * It also spares the navigation a wait: before it commits a route, React Router inserts a
+ * `<link rel=preload as=style>` for each of the route's stylesheets and waits for its load event, unless a
+ * `link[rel=stylesheet]` with that href is already in the document (`prefetchStyleLink` in React Router
+ * 7.18; an assumption about its internals, checked in the browser by
+ * tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page waits for no
+ * stylesheet"). With this link there, a prefetched page's CSS costs the click nothing: no load event to
+ * wait for, which on a busy main thread is a task or more, with React's "loading" render in between.
  */
-export function prefetchStyle(url: string): Promise<void> {
-  return preloadWithLink(url, { rel: "prefetch" });
+export function loadStyle(url: string, priority: "low" | "high"): Promise<void> {
+  return preloadWithLink(url, { rel: "stylesheet", media: ROUTE_STYLE_MEDIA, fetchPriority: priority });
 }
 
-/** A route's CSS for the navigation starting now (the route-code gate): it is used within moments. */
-export function preloadStyle(url: string): Promise<void> {
-  return preloadWithLink(url, { rel: "preload", as: "style" });
-}
-
-function preloadWithLink(url: string, attributes: { rel: string; as?: string }): Promise<void> {
+function preloadWithLink(
+  url: string,
+  attributes: { rel: string; as?: string; media?: string; fetchPriority?: "low" | "high" },
+): Promise<void> {
   if (settled.has(url)) return Promise.resolve();
   const existing = pending.get(url);
   if (existing) return existing;
@@ -44,6 +52,8 @@ function preloadWithLink(url: string, attributes: { rel: string; as?: string }):
     const link = document.createElement("link");
     link.rel = attributes.rel;
     if (attributes.as) link.as = attributes.as;
+    if (attributes.media) link.media = attributes.media;
+    if (attributes.fetchPriority) link.fetchPriority = attributes.fetchPriority;
     link.href = url;
     link.addEventListener("load", () => {
       settled.add(url);

@@ -236,6 +236,64 @@ test("a prefetched static page is shown without a request; a dynamic one makes e
   expect(await isSameDocument(page)).toBe(true);
 });
 
+/**
+ * Clicks the NavLink to About on /links, everything prefetched, and returns what the click set off until
+ * About's heading showed: React Router's pending NavLink (its "loading" render), stylesheet preloads it
+ * waits for before it commits, and the batches of DOM changes.
+ */
+async function clickToPrefetchedAbout(page: Page) {
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+  await page.evaluate(() => {
+    const seen = { pending: 0, stylePreloads: 0, batches: 0 };
+    (window as unknown as { clickSaw: typeof seen }).clickSaw = seen;
+    const observer = new MutationObserver((records) => {
+      seen.batches++;
+      for (const record of records) {
+        const node = record.target;
+        if (node instanceof HTMLAnchorElement && node.classList.contains("pending")) seen.pending++;
+        for (const added of record.addedNodes) {
+          if (added instanceof HTMLLinkElement && added.rel === "preload" && added.as === "style") {
+            seen.stylePreloads++;
+          }
+        }
+      }
+      if (document.querySelector("h1")?.textContent === "About") observer.disconnect();
+    });
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["class"],
+    });
+  });
+  await page.getByRole("link", { name: "About page" }).evaluate((link: HTMLElement) => link.click());
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
+  expect(await isSameDocument(page)).toBe(true);
+  return page.evaluate(
+    () =>
+      (window as unknown as { clickSaw: { pending: number; stylePreloads: number; batches: number } })
+        .clickSaw,
+  );
+}
+
+test("a click to a prefetched static page waits for no stylesheet: React Router finds it linked", async ({
+  page,
+}) => {
+  expect((await clickToPrefetchedAbout(page)).stylePreloads).toBe(0);
+});
+
+test('a click to a prefetched static page is one render: React Router\'s "loading" state never shows', async ({
+  page,
+}) => {
+  const seen = await clickToPrefetchedAbout(page);
+  expect(seen.pending).toBe(0);
+  expect(seen.batches).toBe(1);
+});
+
 test("a static page prefetched, then visited within 300 s, makes no data request; after 300 s it does", async ({
   page,
 }) => {
