@@ -17,7 +17,7 @@ export type PlatformDocumentProps = {
   header?: ReactNode;
   /**
    * The stylesheets every page needs for its first paint (`import href from "./app.css?url"`): inlined as
-   * `<style>` in a production build, linked in `npm run dev` (docs/decisions/023-inline-critical-css.md). A
+   * `<style>` in a production build, linked in `npm run dev` (docs/decisions/022-inline-critical-css.md). A
    * route's own stylesheet stays a route import (`import "./page.css"`), which React Router links and removes.
    */
   stylesheets?: readonly string[];

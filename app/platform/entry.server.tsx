@@ -70,7 +70,7 @@ export default async function handleRequest(
   const development = import.meta.env.DEV;
   const reportOrigin = config.monitoring?.directOrigin;
   // The inlined stylesheets are allowed by the hashes the build computed, as on pre-rendered pages and the
-  // edge cache's copies (which have no nonce): docs/decisions/023-inline-critical-css.md.
+  // edge cache's copies (which have no nonce): docs/decisions/022-inline-critical-css.md.
   const styleSha256 = inlineStyleHashes(head, INLINE_STYLESHEETS);
   for (const [name, value] of Object.entries(
     documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),

@@ -28,7 +28,7 @@ export async function scriptHash(text: string): Promise<string> {
 /**
  * Every header of a pre-rendered page (or an edge-cached copy): its inline scripts allowed by hash, each hash
  * once, its inlined stylesheets by the hashes of the build's files (`stylesheets`, built-stylesheets.ts;
- * docs/decisions/023-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
+ * docs/decisions/022-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
  * first-load modules (Early Hints, docs/decisions/018-paint-first.md).
  */
 export async function staticPageHeaders(

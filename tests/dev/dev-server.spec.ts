@@ -39,7 +39,7 @@ test("a route's own stylesheet applies in development, on a document load and a 
   // <style> Vite injected from about.tsx's `import "./about.css"`.
   await expect(page.locator("style[data-vite-dev-id$='about.css']")).toHaveCount(1);
   await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
-  // The root's stylesheet is linked in development, not inlined (docs/decisions/023-inline-critical-css.md).
+  // The root's stylesheet is linked in development, not inlined (docs/decisions/022-inline-critical-css.md).
   await expect(page.locator("head > link[rel=stylesheet][href*='app.css']")).toHaveCount(1);
   await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
 

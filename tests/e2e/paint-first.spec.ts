@@ -57,12 +57,12 @@ test("the linked stylesheets are requested before the first-load modules", async
   await page.waitForLoadState("networkidle");
   const firstModule = requested.findIndex((path) => path.endsWith(".js"));
   const stylesheets = requested.filter((path) => path.endsWith(".css"));
-  // The root's is inlined (decision 023): /about's own is the one linked.
+  // The root's is inlined (decision 022): /about's own is the one linked.
   expect(stylesheets).toHaveLength(1);
   for (const stylesheet of stylesheets) expect(requested.indexOf(stylesheet)).toBeLessThan(firstModule);
 });
 
-// docs/decisions/023-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
+// docs/decisions/022-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
 const PAGE_KINDS = [
   { path: "/", kind: "pre-rendered" },
   { path: "/now", kind: "rendered per request" },

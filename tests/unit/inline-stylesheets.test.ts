@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { inlineStyleHashes } from "../../app/platform/inline-stylesheets";
 import { inlineStylesheets } from "../../app/platform/vite/inline-stylesheets";
 
-// docs/decisions/023-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
+// docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
 
 const BUILT = {
   "/assets/app-AAAAAAAA.css": { text: "p{color:red}", sha256: "APP=" },

@@ -132,7 +132,7 @@ describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
     );
   });
 
-  test("allows the page's inlined stylesheets by the build's hashes (decision 023)", async () => {
+  test("allows the page's inlined stylesheets by the build's hashes (decision 022)", async () => {
     const html =
       '<head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style></head>';
     const stylesheets = { "/assets/app.css": { text: "p{}", sha256: "BUILT=" } };

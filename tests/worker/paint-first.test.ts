@@ -4,7 +4,7 @@ import { TEST_VARS } from "../support/build-under-test.ts";
 
 // docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
 // (for Cloudflare's 103 Early Hints), on pages rendered per request and on pre-rendered ones.
-// docs/decisions/023-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
+// docs/decisions/022-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
 
 let app: ServedBuild;
 

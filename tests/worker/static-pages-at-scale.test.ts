@@ -52,7 +52,7 @@ test(`each of the ${ADDED_PAGES} + product static pages is served with a policy 
     const response = await fetch(new URL(path, app.url));
     const html = await response.text();
     const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-    // The root's stylesheet, inlined (decision 023): the same text, so the same hash, on every page.
+    // The root's stylesheet, inlined (decision 022): the same text, so the same hash, on every page.
     const styles = [...html.matchAll(/<style\b[^>]*>([^<]*)<\/style>/g)].map(([, text = ""]) => text);
     const styleSha256 = await Promise.all(styles.map(scriptHash));
     const policy = response.headers.get("content-security-policy") ?? "";

@@ -21,7 +21,7 @@ export type ImportRouteModules = (target: URL) => Promise<void>;
  * own `import()` of a route module resumes in a later task, and meanwhile React renders the router's
  * "loading" state, a whole render of the page being left. With the modules (and, preload.ts, the route
  * CSS) already there, a navigation whose data is at hand completes within the task it starts in, and
- * React renders its "loading" and final states as one (docs/decisions/024-click-in-one-render.md).
+ * React renders its "loading" and final states as one (docs/decisions/023-click-in-one-render.md).
  */
 export function gateOnRouteCode(
   queue: PrefetchQueue,

@@ -10,7 +10,7 @@ const RESOLVED = `\0${INLINE_STYLESHEETS_MODULE}`;
 
 /**
  * The text and SHA-256 of each stylesheet of a browser build, by the URL the browser would fetch it from:
- * what a document inlines as `<style>` and what its policy allows by hash (docs/decisions/023-inline-critical-css.md).
+ * what a document inlines as `<style>` and what its policy allows by hash (docs/decisions/022-inline-critical-css.md).
  * A stylesheet with a `<` is left out: React escapes `<style` inside a `<style>` element, so the bytes served
  * (and their hash) would no longer be the file's.
  */
