@@ -97,7 +97,10 @@ function InlineStylesheet({ href }: { href: string }) {
   if (import.meta.env.DEV) return <link rel="stylesheet" href={href} precedence={href} />;
   const text = import.meta.env.SSR ? INLINE_STYLESHEETS[href]?.text : "";
   if (text === undefined)
-    throw new Error(`${href} is not a stylesheet of this build: import it with "?url" from a .css file`);
+    throw new Error(
+      `${href} is not a stylesheet the build could inline: import it with "?url" from a .css file, and see the ` +
+        `build's warnings (a stylesheet whose text has "<style" cannot be inlined)`,
+    );
   return (
     <style href={href} precedence={href}>
       {text}

@@ -44,12 +44,26 @@ describe("inlineStylesheets (the build)", () => {
     });
   });
 
-  test("leaves out what is not a stylesheet, and a stylesheet React would escape (it has a `<`)", () => {
+  test("leaves out what is not a stylesheet, and names a stylesheet React would rewrite (it has `<style`)", () => {
+    const notInlinable: string[] = [];
     expect(
-      inlineStylesheets("/", [
-        ["assets/entry-AAAAAAAA.js", "x"],
-        ["assets/odd-BBBBBBBB.css", 'a::after{content:"</style>"}'],
-      ]),
+      inlineStylesheets(
+        "/",
+        [
+          ["assets/entry-AAAAAAAA.js", "x"],
+          ["assets/odd-BBBBBBBB.css", 'a::after{content:"</style>"}'],
+          ["assets/comment-CCCCCCCC.css", "/* inlined as a <STYLE> */p{}"],
+        ],
+        (fileName) => notInlinable.push(fileName),
+      ),
     ).toEqual({});
+    expect(notInlinable).toEqual(["assets/odd-BBBBBBBB.css", "assets/comment-CCCCCCCC.css"]);
+  });
+
+  test("inlines a stylesheet with a `<` that React leaves as it is", () => {
+    const text = 'a::before{content:"<"}a[title^="<b"]{color:red}';
+    expect(Object.keys(inlineStylesheets("/", [["assets/lt-DDDDDDDD.css", text]]))).toEqual([
+      "/assets/lt-DDDDDDDD.css",
+    ]);
   });
 });

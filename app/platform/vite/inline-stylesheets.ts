@@ -11,20 +11,29 @@ const RESOLVED = `\0${INLINE_STYLESHEETS_MODULE}`;
 /**
  * The text and SHA-256 of each stylesheet of a browser build, by the URL the browser would fetch it from:
  * what a document inlines as `<style>` and what its policy allows by hash (docs/decisions/022-inline-critical-css.md).
- * A stylesheet with a `<` is left out: React escapes `<style` inside a `<style>` element, so the bytes served
- * (and their hash) would no longer be the file's.
+ * A stylesheet whose text has `<style` or `</style` (in any case) is left out: React rewrites those inside a
+ * `<style>` element (react-dom's `styleRegex`), so the bytes served (and their hash) would no longer be the
+ * file's. Vite's minifier drops comments, where such text usually is; `notInlinable` names what is left out.
  */
 export function inlineStylesheets(
   base: string,
   files: Iterable<[fileName: string, text: string]>,
+  notInlinable: (fileName: string) => void = () => {},
 ): InlineStylesheets {
   const stylesheets: Record<string, { text: string; sha256: string }> = {};
   for (const [fileName, text] of files) {
-    if (!fileName.endsWith(".css") || text.includes("<")) continue;
+    if (!fileName.endsWith(".css")) continue;
+    if (REWRITTEN_BY_REACT.test(text)) {
+      notInlinable(fileName);
+      continue;
+    }
     stylesheets[`${base}${fileName}`] = { text, sha256: createHash("sha256").update(text).digest("base64") };
   }
   return stylesheets;
 }
+
+/** What React's renderer changes in the text of a `<style>` element. */
+const REWRITTEN_BY_REACT = /<\/?style/i;
 
 /**
  * The browser build's stylesheets handed to the Worker's build as INLINE_STYLESHEETS_MODULE. React Router
@@ -56,7 +65,12 @@ export function inlineStylesheetsModule(): Plugin {
               [fileName, await readFile(join(directory, fileName), "utf8")] as [string, string],
           ),
       );
-      stylesheets = inlineStylesheets(this.environment.config.base, files);
+      stylesheets = inlineStylesheets(this.environment.config.base, files, (fileName) =>
+        this.warn(
+          `${fileName} cannot be inlined: its text has "<style", which React rewrites inside a <style> element ` +
+            "(a page whose document inlines it fails to render). Remove it, or write it as \\3c style in a string.",
+        ),
+      );
     },
   };
 }
