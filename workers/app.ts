@@ -10,7 +10,7 @@ import { recordServerError } from "../app/platform/errors/server-error.server";
 import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
 import { withHeaderChanges } from "../app/platform/http/response-headers";
-import { requestPlatform } from "../app/platform/request-context";
+import { isPageDataRequest, requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
@@ -39,6 +39,7 @@ const app = {
     context.set(requestPlatform, {
       env,
       config,
+      pageData: isPageDataRequest(request),
       // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
       // never does, and 16 random bytes in base64 cost more than the rest of this object.
       get nonce() {

@@ -11,8 +11,11 @@ import { useNonce } from "./nonce";
 export type PlatformDocumentProps = {
   /** The document's language (`<html lang>`). */
   lang: string;
-  /** The root loader's `monitoring` (platformRootData): null when reporting is off. */
-  monitoring: BrowserMonitoringConfig | null;
+  /**
+   * The root loader's `monitoring` (platformRootData): null when reporting is off. The browser keeps the
+   * document's: page-data answers leave it out (undefined or null after a navigation changes nothing).
+   */
+  monitoring: BrowserMonitoringConfig | null | undefined;
   /** The product's header and navigation, after the skip link and before `<main>`. */
   header?: ReactNode;
   /**
@@ -41,6 +44,7 @@ export function PlatformDocument({
   children,
 }: PlatformDocumentProps) {
   const nonce = useNonce();
+  monitoring = documentMonitoring(monitoring);
   useRouteMonitoring(monitoring);
   useNavigationPlatform();
   return (
@@ -106,4 +110,21 @@ function InlineStylesheet({ href }: { href: string }) {
       {text}
     </style>
   );
+}
+
+/** The browser configuration the document was served with, once hydrated (client only; see below). */
+let hydratedMonitoring: BrowserMonitoringConfig | null | undefined;
+
+/**
+ * The document's monitoring configuration. On the server, each render is a document: the root loader's
+ * value. In the browser, the first render (hydration) reads the document's, and it stays for the
+ * document's life: it is constant per deployment, and page-data answers do not carry it
+ * (platformRootData). A Layout remounted after a navigation (a root error) keeps it too.
+ */
+function documentMonitoring(
+  monitoring: BrowserMonitoringConfig | null | undefined,
+): BrowserMonitoringConfig | null {
+  if (import.meta.env.SSR) return monitoring ?? null;
+  if (hydratedMonitoring === undefined) hydratedMonitoring = monitoring ?? null;
+  return hydratedMonitoring;
 }

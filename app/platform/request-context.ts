@@ -9,6 +9,11 @@ export type RequestPlatform = {
   env: Env;
   /** The parsed, checked configuration (config.server.ts). */
   config: PlatformConfig;
+  /**
+   * A page-data (`.data`) request: the browser already holds the document, and what is constant for a
+   * document (platformRootData) stays out of the answer.
+   */
+  pageData: boolean;
   /** Per-request CSP nonce for the inline scripts React Router renders. */
   nonce: string;
   /** This request's server errors: recorded once per request, reported the way this request is (server-error.server.ts). */
@@ -26,4 +31,9 @@ export const requestPlatform = createContext<RequestPlatform>();
 
 export function getRequestPlatform(context: Readonly<RouterContextProvider>): RequestPlatform {
   return context.get(requestPlatform);
+}
+
+/** Whether a request asks for page data (React Router's `<path>.data`, `/_root.data` for `/`), not a document. */
+export function isPageDataRequest(request: Request): boolean {
+  return new URL(request.url).pathname.endsWith(".data");
 }

@@ -2,7 +2,7 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { platformConfig } from "../../app/platform/config.server";
 import { createRequestErrors } from "../../app/platform/errors/request-errors";
-import { requestPlatform } from "../../app/platform/request-context";
+import { isPageDataRequest, requestPlatform } from "../../app/platform/request-context";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
 // read, nothing else.
@@ -14,6 +14,7 @@ export default {
     context.set(requestPlatform, {
       env,
       config: platformConfig(env),
+      pageData: isPageDataRequest(request),
       nonce: "",
       errors: createRequestErrors(),
       tracer: undefined,

@@ -6,6 +6,7 @@ import {
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
+  TEST_DSN,
 } from "../support/ingest-stand-in.ts";
 import { reportingVars } from "../support/serve-with-ingest.ts";
 
@@ -115,5 +116,25 @@ describe("at a rate of 1", () => {
     await ingest.waitFor(5);
     await settle();
     expect(receivedTransactions(ingest.received)).toHaveLength(5);
+  });
+});
+
+describe("the browser's configuration", () => {
+  // platformRootData: a document carries it, a page-data answer leaves it out (the document keeps its own),
+  // so an untraced `.data` request with a DSN encodes what it would without one.
+  test("is in every document and in no page-data answer", async () => {
+    for (const served of [neverSampled, alwaysSampled]) {
+      const document = await (await fetch(new URL("/items/ams", served.url))).text();
+      expect(document).toContain(TEST_DSN);
+      expect(document).toContain("tracesSampleRate");
+      for (const path of ["/items/ams.data", "/now.data?_routes=root"]) {
+        const data = await fetch(new URL(path, served.url));
+        expect(data.status).toBe(200);
+        const text = await data.text();
+        expect(text).toContain('"root"');
+        expect(text).not.toContain(TEST_DSN);
+        expect(text).not.toContain("monitoring");
+      }
+    }
   });
 });

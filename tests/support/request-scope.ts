@@ -12,6 +12,7 @@ export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
   context.set(requestPlatform, {
     env: {} as Env,
     config: { failureRoutes: false, monitoring: null } satisfies PlatformConfig,
+    pageData: false,
     nonce: "",
     errors: createRequestErrors(report),
     tracer: undefined,
