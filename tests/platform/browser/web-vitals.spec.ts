@@ -25,7 +25,10 @@ let sampled: { app: ServedBuild; ingest: IngestStandIn };
 let unsampled: { app: ServedBuild; ingest: IngestStandIn };
 let silent: ServedBuild;
 
-test.describe.configure({ mode: "serial" });
+// Retried: about 1 run in 8 of this file, with two workers, a click's INP span never reaches the stand-in (the
+// page load does; nothing else is sent), and the cause inside the SDK was not found (decision 021). A retry
+// still fails when INP is never sent at all.
+test.describe.configure({ mode: "serial", retries: 2 });
 
 test.beforeAll(async () => {
   sampled = await serveWithIngest({
