@@ -71,6 +71,16 @@ function inpSpans(ingest: IngestStandIn) {
  * Resolves once the lazily loaded SDK has a client (read from its global carrier: the platform marks nothing for
  * it), i.e. the page-load transaction has just started.
  */
+/**
+ * Clicks the fixture's slow button (an interaction long enough to be INP) and ends the visit by leaving for
+ * another page: the SDK reports INP when the page is hidden.
+ */
+async function clickAndLeave(page: Page): Promise<void> {
+  await page.getByRole("button").click();
+  await expect(page.getByRole("button")).toHaveText("Clicked 1");
+  await page.goto("about:blank");
+}
+
 async function waitForReporting(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
@@ -139,10 +149,7 @@ test("a click gives an INP span of its own, named by the route, in the page load
   const { app, ingest } = sampled;
   await page.goto(new URL("/vitals/los", app.url).href);
   await waitForReporting(page);
-  await page.getByRole("button").click();
-  await expect(page.getByRole("button")).toHaveText("Clicked 1");
-  // The SDK reports INP when the page is hidden: the visit ends by leaving for another page.
-  await page.goto("about:blank");
+  await clickAndLeave(page);
 
   await expect.poll(() => inpSpans(ingest).length, { timeout: 15_000 }).toBe(1);
   const [inp] = inpSpans(ingest);
@@ -172,9 +179,7 @@ test("after a client navigation, an interaction's INP span is named by the route
       { timeout: 15_000 },
     )
     .toBe(true);
-  await page.getByRole("button").click();
-  await expect(page.getByRole("button")).toHaveText("Clicked 1");
-  await page.goto("about:blank");
+  await clickAndLeave(page);
 
   await expect.poll(() => inpSpans(ingest).length, { timeout: 15_000 }).toBe(1);
   const [inp] = inpSpans(ingest);
@@ -191,9 +196,7 @@ test("a visit the platform did not sample sends no transaction and no span, even
   const { app, ingest } = unsampled;
   await page.goto(new URL("/vitals/ams", app.url).href);
   await waitForReporting(page);
-  await page.getByRole("button").click();
-  await expect(page.getByRole("button")).toHaveText("Clicked 1");
-  await page.goto("about:blank");
+  await clickAndLeave(page);
 
   // The SDK did load and report (its session), so the silence below is the sampling decision's.
   await expect
