@@ -1,13 +1,15 @@
 import { isAllowedHost } from "./allowed-hosts.ts";
+import { compressed } from "./compression.ts";
 
 /**
  * The local server's front door (serve-build.ts runs it in workerd on the served port; never deployed).
  * A request reaches the app only when it is well formed, its `Host` header names one host and both that
  * host and the URL's are hosts this server answers (DNS rebinding). Miniflare's own request headers
  * (`MF-*`) are dropped: they mean nothing to the app, and nothing behind the guard may act on a client's.
+ * Answers leave compressed as Cloudflare would send them (compression.ts).
  */
 export default {
-  fetch(request, env) {
+  async fetch(request, env) {
     const host = singleHost(request.headers.get("Host"));
     const url = requestUrl(request);
     if (host === undefined || url === undefined)
@@ -24,7 +26,7 @@ export default {
     for (const name of [...forwarded.headers.keys()]) {
       if (name.startsWith("mf-")) forwarded.headers.delete(name);
     }
-    return env.APP.fetch(forwarded);
+    return compressed(request, await env.APP.fetch(forwarded));
   },
 } satisfies ExportedHandler<HostGuardEnv>;
 

@@ -126,6 +126,8 @@ async function hostGuard(
   return {
     name: HOST_GUARD_NAME,
     compatibilityDate,
+    // node:zlib, for compression.ts.
+    compatibilityFlags: ["nodejs_compat"],
     unsafeDirectSockets: [{ host: "127.0.0.1", port }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
@@ -142,6 +144,7 @@ const PLATFORM_DIR = resolve(import.meta.dirname, "..");
 const HOST_GUARD_MODULES = [
   "local-server/host-guard.ts",
   "local-server/allowed-hosts.ts",
+  "local-server/compression.ts",
   "http/loopback.ts",
 ];
 
