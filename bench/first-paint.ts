@@ -1,10 +1,12 @@
 /**
- * npm run bench:first-paint [-- --phone] [-- --compare http://127.0.0.1:3601 ...] [-- --baseline dir ...]:
+ * npm run bench:first-paint [-- --phone] [-- --compare http://127.0.0.1:3601 ...] [-- --baseline dir ...] [-- --trace]:
  * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
  * each time (empty cache, new connections), median of 7 (BENCH_RUNS). `--phone` throttles network and CPU
  * (bench/phone.ts); `--compare` measures other servers of the same pages (the Next.js anchor) and
  * `--baseline` other builds of this app (a build directory, e.g. one made with BUILD_DIRECTORY before a
- * change), interleaved with this one, so only figures from one run are compared. Ends with one summary line.
+ * change), interleaved with this one, so only figures from one run are compared. `--trace` adds as many
+ * traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
+ * thread spent its time before the first paint (mainThreadBeforePaint). Ends with one summary line.
  */
 import { parseArgs } from "node:util";
 import { type Browser, chromium } from "@playwright/test";
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     ...PHONE_OPTION,
     compare: { type: "string", multiple: true, default: [] },
     baseline: { type: "string", multiple: true, default: [] },
+    trace: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -70,7 +73,99 @@ async function firstPaint(browser: Browser, url: string): Promise<Sample> {
   }
 }
 
+/**
+ * Where the renderer's main thread spent its time between navigation start and the first contentful paint,
+ * in ms, from a Chromium trace. Each event's time goes to the innermost kind it is nested in (self time), so
+ * the kinds add up to the busy time: the requests a page makes (one `ResourceFetcher::requestResource` per
+ * preload or script), its inline and module scripts, the HTML parser's own work, style and layout, paint,
+ * and the rest (committing the navigation, creating the script context, idle-time tasks).
+ */
+type MainThread = Record<(typeof KINDS)[number], number>;
+const KINDS = ["busy", "requests", "scripts", "parse", "style+layout", "paint", "rest"] as const;
+const KIND_OF: Record<string, (typeof KINDS)[number]> = {
+  RunTask: "rest",
+  "ResourceFetcher::requestResource": "requests",
+  EvaluateScript: "scripts",
+  "v8.evaluateModule": "scripts",
+  FunctionCall: "scripts",
+  ParseHTML: "parse",
+  UpdateLayoutTree: "style+layout",
+  Layout: "style+layout",
+  PrePaint: "paint",
+  Paint: "paint",
+  Commit: "paint",
+};
+const TRACE_CATEGORIES = [
+  "toplevel",
+  "disabled-by-default-devtools.timeline",
+  "devtools.timeline",
+  "blink.user_timing",
+  "loading",
+  "blink",
+  "v8.execute",
+];
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { documentLoaderURL?: string } };
+};
+
+function mainThreadBeforePaint(events: TraceEvent[]): MainThread {
+  const navigation = events.find(
+    (event) => event.name === "navigationStart" && event.args?.data?.documentLoaderURL?.startsWith("http"),
+  );
+  const paint = events.find((event) => event.name === "firstContentfulPaint");
+  const parse = events.find((event) => event.name === "ParseHTML" && event.pid === paint?.pid);
+  const totals = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as MainThread;
+  if (!navigation || !paint || !parse) return totals;
+  const timed = events
+    .filter(
+      (event) =>
+        event.ph === "X" &&
+        event.pid === parse.pid &&
+        event.tid === parse.tid &&
+        KIND_OF[event.name] &&
+        event.ts >= navigation.ts &&
+        event.ts < paint.ts,
+    )
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  // Self time: an event's duration less that of the tracked events directly inside it.
+  const stack: { end: number; kind: (typeof KINDS)[number] }[] = [];
+  for (const event of timed) {
+    const duration = (event.dur ?? 0) / 1000;
+    while (stack.length && (stack.at(-1)?.end ?? 0) <= event.ts) stack.pop();
+    const parent = stack.at(-1);
+    const kind = KIND_OF[event.name] ?? "rest";
+    if (parent) totals[parent.kind] -= duration;
+    else totals.busy += duration;
+    totals[kind] += duration;
+    stack.push({ end: event.ts + (event.dur ?? 0), kind });
+  }
+  return totals;
+}
+
+/** One cold load, traced. */
+async function tracedFirstPaint(browser: Browser, url: string): Promise<MainThread> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    if (values.phone) await emulatePhone(page);
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
+    return mainThreadBeforePaint(JSON.parse((await browser.stopTracing()).toString()).traceEvents);
+  } finally {
+    await context.close();
+  }
+}
+
 const samples = new Map<string, Sample[]>();
+const traces = new Map<string, MainThread[]>();
 try {
   for (let run = 0; run < RUNS; run++) {
     for (const path of PATHS) {
@@ -79,6 +174,17 @@ try {
         samples.set(key, [
           ...(samples.get(key) ?? []),
           await firstPaint(browser, new URL(path, base.url).href),
+        ]);
+      }
+    }
+  }
+  for (let run = 0; values.trace && run < RUNS; run++) {
+    for (const path of PATHS) {
+      for (const base of bases) {
+        const key = `${base.name} ${path}`;
+        traces.set(key, [
+          ...(traces.get(key) ?? []),
+          await tracedFirstPaint(browser, new URL(path, base.url).href),
         ]);
       }
     }
@@ -105,5 +211,17 @@ for (const [key, list] of samples) {
     `${name.padEnd(27)} ${path.padEnd(6)} ${of("fcp").padStart(5)} ${of("htmlEnd").padStart(10)} ${of("cssStart").padStart(11)} ${of("cssEnd").padStart(9)} ${of("jsStart").padStart(10)}   (FCP all: ${list.map(({ fcp }) => fixed(fcp)).join(", ")})`,
   );
   summary.push(`${name} ${path} ${of("fcp")} ms`);
+}
+if (traces.size) {
+  console.log(
+    `\nmain thread before the first paint, traced (ms, medians of ${RUNS}; each kind a median of its own):`,
+  );
+  console.log(`server                      path   ${KINDS.map((kind) => kind.padStart(13)).join("")}`);
+  for (const [key, list] of traces) {
+    const name = key.slice(0, key.lastIndexOf(" "));
+    const path = key.slice(key.lastIndexOf(" ") + 1);
+    const cells = KINDS.map((kind) => fixed(median(list.map((sample) => sample[kind]))).padStart(13));
+    console.log(`${name.padEnd(27)} ${path.padEnd(6)}${cells.join("")}`);
+  }
 }
 console.log(`\nfirst-paint${values.phone ? " (phone)" : ""}: ${summary.join("; ")}`);
