@@ -88,10 +88,14 @@ function gzipEachChunk(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Ar
         });
       },
       flush() {
-        return new Promise<void>((resolve) => {
-          gzip.once("end", resolve);
+        return new Promise<void>((resolve, reject) => {
+          gzip.once("end", resolve).once("error", reject);
           gzip.end();
         });
+      },
+      // The client went away (or the app's body failed): free zlib's memory now, not at collection.
+      cancel() {
+        gzip.destroy();
       },
     }),
   );
