@@ -8,8 +8,9 @@ import { constants, createGzip } from "node:zlib";
  *
  * Hand-written because neither of workerd's own ways keeps a streamed page streaming: a `Content-Encoding`
  * header (encodeBody "automatic") and `CompressionStream` both hold the output until the body ends, so a
- * Suspense fallback would arrive with its content. Node's gzip (nodejs_compat) can flush after each chunk, so each chunk the app sends leaves at
- * once. Only gzip: Brotli's flush gives nothing in workerd until the end.
+ * Suspense fallback would arrive with its content. Node's gzip (nodejs_compat) can flush after each chunk,
+ * so each chunk the app sends leaves at once. Only gzip: Brotli's flush gives nothing in workerd until the
+ * end.
  */
 export function compressed(request: Request, response: Response): Response {
   if (!response.body || !compressible(request, response)) return response;
