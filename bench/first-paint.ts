@@ -164,31 +164,27 @@ async function tracedFirstPaint(browser: Browser, url: string): Promise<MainThre
   }
 }
 
-const samples = new Map<string, Sample[]>();
-const traces = new Map<string, MainThread[]>();
-try {
+/** RUNS loads of every path of every server, interleaved, keyed "server path". */
+async function interleaved<T>(
+  load: (browser: Browser, url: string) => Promise<T>,
+): Promise<Map<string, T[]>> {
+  const results = new Map<string, T[]>();
   for (let run = 0; run < RUNS; run++) {
     for (const path of PATHS) {
       for (const base of bases) {
         const key = `${base.name} ${path}`;
-        samples.set(key, [
-          ...(samples.get(key) ?? []),
-          await firstPaint(browser, new URL(path, base.url).href),
-        ]);
+        results.set(key, [...(results.get(key) ?? []), await load(browser, new URL(path, base.url).href)]);
       }
     }
   }
-  for (let run = 0; values.trace && run < RUNS; run++) {
-    for (const path of PATHS) {
-      for (const base of bases) {
-        const key = `${base.name} ${path}`;
-        traces.set(key, [
-          ...(traces.get(key) ?? []),
-          await tracedFirstPaint(browser, new URL(path, base.url).href),
-        ]);
-      }
-    }
-  }
+  return results;
+}
+
+let samples = new Map<string, Sample[]>();
+let traces = new Map<string, MainThread[]>();
+try {
+  samples = await interleaved(firstPaint);
+  if (values.trace) traces = await interleaved(tracedFirstPaint);
 } finally {
   await browser.close();
   await app.close();
