@@ -7,7 +7,7 @@ import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { isControlFlow } from "../app/platform/errors/control-flow";
 import { createRequestErrors, type RequestReporting } from "../app/platform/errors/request-errors";
 import { recordServerError } from "../app/platform/errors/server-error.server";
-import { withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
+import { answerRequest, withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
 import { withHeaderChanges } from "../app/platform/http/response-headers";
 import { isPageDataRequest, requestPlatform } from "../app/platform/request-context";
@@ -57,7 +57,7 @@ const app = {
         );
       },
     });
-    return handleAppRequest(request, context);
+    return answerRequest(handleAppRequest, { request, context });
   },
 };
 

@@ -8,8 +8,14 @@ import {
   withSentry,
 } from "@sentry/cloudflare";
 import { type PlatformConfig, platformConfig } from "../app/platform/config.server";
-import type { RequestReporting, ServerErrorReporter } from "../app/platform/errors/request-errors";
+import type {
+  ServerErrorReport as ErrorFacts,
+  RequestReporting,
+  ServerErrorReporter,
+} from "../app/platform/errors/request-errors";
+import { routeName, transactionName } from "../app/platform/monitoring/route-name";
 import type { RouteTracer } from "../app/platform/monitoring/route-tracer";
+import { SEGMENT_NAME_SOURCE } from "../app/platform/monitoring/sentry-attributes";
 import {
   isTracedRequest,
   serverSentryOptions,
@@ -18,7 +24,7 @@ import {
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
-type ServerErrorReport = { error: unknown; digest: string };
+type ServerErrorReport = ErrorFacts & { error: unknown };
 type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
 /** The app as workers/app.ts hands it over: it takes how its request is reported. */
 type ReportingApp = {
@@ -72,7 +78,7 @@ export function withMonitoring(app: ReportingApp): {
     traceHeader: () => string,
   ): ServerErrorReporter {
     let sentryTrace: string | undefined;
-    return (error, digest) => {
+    return (error, facts) => {
       sentryTrace ??= traceHeader();
       // The body is not reported (data collection), and the sampled flag 0 keeps this run from starting
       // a transaction of its own.
@@ -81,7 +87,7 @@ export function withMonitoring(app: ReportingApp): {
       headers.set("sentry-trace", sentryTrace);
       // A request made here has no `cf` properties; the SDK reads them only when present.
       const standIn = new Request(request.url, { method: request.method, headers }) as IncomingRequest;
-      reports.set(standIn, { error, digest });
+      reports.set(standIn, { error, ...facts });
       ctx.waitUntil(reportOnly.fetch(standIn, env, ctx));
     };
   }
@@ -115,9 +121,6 @@ export function withMonitoring(app: ReportingApp): {
   };
 }
 
-/** Sentry's attribute for where a transaction name comes from ("route" groups by it). */
-const SENTRY_SOURCE = "sentry.source";
-
 /** The route spans and the transaction name of a traced request, in Sentry's terms (route-tracing.server.ts). */
 function sentryTracer(requestSpan: Span): RouteTracer {
   let named = false;
@@ -127,7 +130,7 @@ function sentryTracer(requestSpan: Span): RouteTracer {
       if (named) return;
       named = true;
       updateSpanName(requestSpan, name);
-      requestSpan.setAttribute(SENTRY_SOURCE, "route");
+      requestSpan.setAttribute(SEGMENT_NAME_SOURCE, "route");
     },
     async span({ name, op, attributes }, run) {
       await startSpan({ name, op, attributes }, async (span) => {
@@ -144,11 +147,19 @@ function sentryTracer(requestSpan: Span): RouteTracer {
  * request it breaks and never again. Each request records it once (server-error.server.ts); each such
  * record is an event.
  */
-async function captureServerError({ error, digest }: ServerErrorReport): Promise<void> {
+async function captureServerError({ error, digest, method, route }: ServerErrorReport): Promise<void> {
   const client = getClient();
   if (!client) return;
-  const event = await client.eventFromException(error, {
-    mechanism: { type: "auto.http.cloudflare", handled: false },
+  const event = await client.eventFromException(error);
+  // Uncaught by the product's code: the platform turned it into the error page. The SDK takes the mechanism
+  // only from its own instrumentation, so it is set on the event's exception here.
+  const exception = event.exception?.values?.at(-1);
+  if (exception) exception.mechanism = { type: "auto.http.cloudflare", handled: false };
+  captureEvent({
+    ...event,
+    level: "error",
+    // Grouped and searchable like the request's transaction: by route pattern, never by URL.
+    ...(route && { transaction: transactionName(method, route) }),
+    tags: { ...event.tags, digest, ...(route && { route: routeName(route) }) },
   });
-  captureEvent({ ...event, level: "error", tags: { ...event.tags, digest } });
 }

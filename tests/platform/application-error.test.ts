@@ -46,6 +46,8 @@ const FAILURE_MESSAGE = "Reference failure";
 describe.each([
   ["a loader throws", "/failures/loader"],
   ["a component throws while rendering on the server", "/failures/render"],
+  ["the route's headers export throws", "/failures/headers"],
+  ["the route's meta export throws", "/failures/meta"],
 ])("when %s", (_, path) => {
   test("the document answers 500 with the application-error page and a digest", async () => {
     const response = await get(path);
@@ -87,6 +89,58 @@ describe("page data of a failing loader (client-side navigation)", () => {
     const data = await get("/failures/loader.data");
     expect(data.status).toBe(500);
     expect(await data.text()).toContain(html.match(DIGEST)?.[1]);
+  });
+});
+
+describe("page data of a route whose headers export throws", () => {
+  test("answers 500 with the digest of its one log line, for the root's error page", async () => {
+    const data = await get("/failures/headers.data");
+    expect(data.status).toBe(500);
+    const body = await data.text();
+    await waitForLogs();
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.path).toBe("/failures/headers.data");
+    expect(body).toContain(`"digest","${lines[0]?.digest}"`);
+    expect(body).toContain('"root"');
+  });
+
+  test.each(["/failures/headers", "/failures/headers.data"])(
+    "an action at %s whose headers throw answers the error page with its digest, and runs once",
+    async (path) => {
+      const response = await fetch(new URL(path, app.url), {
+        method: "POST",
+        headers: { origin: app.url.origin, "content-type": "application/x-www-form-urlencoded" },
+        body: "x=1",
+        redirect: "manual",
+      });
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      await waitForLogs();
+      const [line, ...others] = serverErrorLines();
+      expect(others).toEqual([]);
+      expect(body).toContain(line?.digest);
+      expect(logs.filter((log) => log.message.includes('"event":"fixture_action"'))).toHaveLength(1);
+    },
+  );
+});
+
+describe("a 5xx a route answers itself", () => {
+  test("is logged once, with its route, status and a request id, and is no server error", async () => {
+    for (const path of ["/failures/status", "/failures/status.data"]) {
+      const response = await get(path);
+      expect(response.status).toBe(503);
+      await response.body?.cancel();
+    }
+    await waitForLogs();
+    expect(serverErrorLines()).toEqual([]);
+    const lines = logs
+      .filter((log) => log.message.includes('"event":"server_error_status"'))
+      .map((log) => JSON.parse(log.message) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ status: 503, route: "/failures/status", path: "/failures/status" });
+    expect(lines[0]?.request_id).toEqual(expect.any(String));
+    expect(lines[0]?.request_id).not.toBe(lines[1]?.request_id);
   });
 });
 

@@ -76,7 +76,7 @@ describe("serverErrorPayload", () => {
     for (let i = 0; i < 3; i++)
       serverErrorPayload(
         shared,
-        scope({}, (_, digest) => reported.push(digest)),
+        scope({}, (_, { digest }) => reported.push(digest)),
       );
     expect(log).toHaveBeenCalledTimes(3);
     expect(reported).toEqual([errorDigest(shared), errorDigest(shared), errorDigest(shared)]);

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { getRequestPlatform } from "../request-context";
 import { isControlFlow } from "./control-flow";
 import { errorDigest } from "./digest";
+import type { RequestErrors } from "./request-errors";
 import type { ServerErrorPayload } from "./server-error-payload";
 
 /** What every recording site has: the request and its context (a loader's, an action's or the renderer's). */
@@ -23,17 +24,47 @@ export function recordServerError(error: unknown, { request, context }: ServerEr
       level: "error",
       event: "server_error",
       digest,
-      method: request.method,
-      path: new URL(request.url).pathname,
-      route: errors.route,
+      ...requestFields(request, errors),
       error:
         error instanceof Error
           ? { name: error.name, message: error.message, stack: error.stack }
           : { value: String(error) },
     }),
   );
-  errors.report?.(error, digest);
+  errors.report?.(error, { digest, method: request.method, route: errors.route });
   return digest;
+}
+
+/**
+ * A 5xx a route answered itself (`data(…, { status: 503 })`, returned or thrown, or a Response): a deliberate
+ * answer rather than an exception, so no digest and no error report (docs/MONITORING.md), but a failure all
+ * the same: one log line per request, with the route, the status and the request's id. A traced request's
+ * transaction carries the status too.
+ */
+export function recordErrorStatus(status: number, { request, context }: ServerErrorScope): void {
+  const errors = getRequestPlatform(context).errors;
+  if (status < 500 || errors.errorStatusLogged) return;
+  errors.errorStatusLogged = true;
+  console.error(
+    JSON.stringify({
+      level: "error",
+      event: "server_error_status",
+      status,
+      ...requestFields(request, errors),
+    }),
+  );
+}
+
+/** What every server log line says of its request. The path only: query values may be personal data. */
+function requestFields(request: Request, errors: RequestErrors) {
+  // Cloudflare's id of the request (its Ray ID, what its own logs show); locally, one made for the request.
+  errors.requestId ??= request.headers.get("cf-ray") ?? crypto.randomUUID();
+  return {
+    method: request.method,
+    path: new URL(request.url).pathname,
+    route: errors.route,
+    request_id: errors.requestId,
+  };
 }
 
 /**

@@ -1,13 +1,47 @@
-import { data, type ServerBuild } from "react-router";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { reasonPhrase } from "../http/status-text.server";
 import { routeName } from "../monitoring/route-name";
 import { getRequestPlatform } from "../request-context";
 import { isDataWithResponseInit } from "./control-flow";
-import { recordRejection, type ServerErrorScope, serverErrorPayload } from "./server-error.server";
+import {
+  recordErrorStatus,
+  recordRejection,
+  recordServerError,
+  type ServerErrorScope,
+  serverErrorPayload,
+} from "./server-error.server";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type RouteHandler = NonNullable<ServerRouteModule["loader"]>;
 type RouteMiddleware = NonNullable<ServerRouteModule["middleware"]>[number];
+type RouteHeaders = NonNullable<ServerRouteModule["headers"]>;
+
+/**
+ * The request a route's `headers` export runs for: React Router passes it no request and no context, so the
+ * app runs each request inside this store (answerRequest).
+ */
+const currentRequest = new AsyncLocalStorage<ServerErrorScope>();
+
+/**
+ * Hands one request to React Router with the platform's guards. When a route's `headers` export threw, React
+ * Router has already answered an empty 500 (or, for page data, a digest-less error); the request is then
+ * answered again with the application-error page and the digest of the recorded error (docs/contract.md C1):
+ * the root middleware throws it before any handler runs, so no loader or action runs twice.
+ */
+export async function answerRequest(
+  handle: (request: Request, context: RouterContextProvider) => Promise<Response>,
+  { request, context }: { request: Request; context: RouterContextProvider },
+): Promise<Response> {
+  const response = await currentRequest.run({ request, context }, () => handle(request, context));
+  if (getRequestPlatform(context).errors.headersFailure === undefined) return response;
+  await response.body?.cancel();
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  // The body was read (or refused) already; the root middleware throws before anything reads it again.
+  const again = new Request(request.url, { method: request.method, headers, signal: request.signal });
+  return currentRequest.run({ request: again, context }, () => handle(again, context));
+}
 
 /**
  * Wraps every route's loader, action and middleware so that an uncaught exception leaves the server as
@@ -21,32 +55,71 @@ type RouteMiddleware = NonNullable<ServerRouteModule["middleware"]>[number];
 export function withServerErrorDigests(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
-    routes[id] = route && { ...route, module: guardModule(route.module) };
+    routes[id] = route && { ...route, module: guardModule(route.module, id === "root") };
   }
   return { ...build, routes };
 }
 
-function guardModule(module: ServerRouteModule): ServerRouteModule {
+function guardModule(module: ServerRouteModule, root: boolean): ServerRouteModule {
+  const middleware = (module.middleware ?? []).map(guardMiddleware);
   return {
     ...module,
     ...(module.loader && { loader: guardHandler(module.loader) }),
     action: module.action ? guardHandler(module.action) : refuseMutation,
-    ...(module.middleware && { middleware: module.middleware.map(guardMiddleware) }),
+    ...(module.headers && { headers: guardHeaders(module.headers) }),
+    ...((root || middleware.length > 0) && {
+      middleware: root ? [answerHeadersFailure, ...middleware] : middleware,
+    }),
   };
 }
 
 function guardHandler(handler: RouteHandler): RouteHandler {
   return async (args) => {
     getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
+    let result: unknown;
     try {
-      const result = await handler(args);
-      recordStreamedRejections(result, args);
-      return result;
+      result = await handler(args);
     } catch (error) {
+      recordErrorStatus(statusOf(error), args);
       throw withReasonPhrase(toDigestResponse(error, args));
+    }
+    recordErrorStatus(statusOf(result), args);
+    recordStreamedRejections(result, args);
+    return result;
+  };
+}
+
+/** The status a handler chose by returning or throwing `data()` or a Response; 0 for anything else. */
+function statusOf(value: unknown): number {
+  if (isDataWithResponseInit(value)) return value.init?.status ?? 200;
+  return value instanceof Response ? value.status : 0;
+}
+
+/**
+ * A `headers` export that throws is recorded like any server error of the request; React Router gets no
+ * headers from it, and the request is answered again with the error page (answerRequest).
+ */
+function guardHeaders(headers: RouteHeaders): RouteHeaders {
+  if (typeof headers !== "function") return headers;
+  return (args) => {
+    try {
+      return headers(args);
+    } catch (error) {
+      const scope = currentRequest.getStore();
+      if (!scope) throw error;
+      const errors = getRequestPlatform(scope.context).errors;
+      errors.headersFailure ??= recordServerError(error, scope);
+      return {};
     }
   };
 }
+
+/** The root's first middleware: in the second answer to a request whose `headers` threw, the digest-only 500. */
+const answerHeadersFailure: RouteMiddleware = ({ context }, next) => {
+  const digest = getRequestPlatform(context).errors.headersFailure;
+  if (digest !== undefined) throw withReasonPhrase(data({ digest }, { status: 500 }));
+  return next();
+};
 
 function guardMiddleware(middleware: RouteMiddleware): RouteMiddleware {
   return async (args, next) => {

@@ -14,9 +14,7 @@ import type { BrowserMonitoringConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendSpan, beforeSendTransaction } from "./event-filters";
-
-/** Sentry's attribute for where a transaction name comes from ("route" groups by it); not exported by the SDK. */
-const SENTRY_SOURCE = "sentry.source";
+import { SEGMENT_NAME_SOURCE } from "./sentry-attributes";
 
 /**
  * The Sentry browser SDK, loaded lazily (never in the first-load JavaScript). Page loads and navigations
@@ -55,10 +53,11 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     },
     navigationStart(to) {
       if (!client) return;
-      // Named after the target until it resolves; one that never does is dropped (docs/contract.md C8).
+      // Named after the target's path until it resolves; one that never does is dropped (docs/contract.md C8).
+      // Never its query or fragment, and as a "url" name it stays out of the trace headers (`baggage`).
       navigation = startBrowserTracingNavigationSpan(client, {
-        name: to,
-        attributes: { [SENTRY_SOURCE]: "url", "route.resolved": false },
+        name: to.split(/[?#]/)[0] ?? "",
+        attributes: { [SEGMENT_NAME_SOURCE]: "url" as const, "route.resolved": false },
       });
     },
     navigationEnd(page) {
@@ -75,7 +74,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
 
 function pageAttributes(page: PageView) {
   return {
-    [SENTRY_SOURCE]: "route",
+    [SEGMENT_NAME_SOURCE]: "route" as const,
     "route.resolved": true,
     ...(page.status !== undefined && { "http.response.status_code": page.status }),
   };
