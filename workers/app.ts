@@ -7,7 +7,11 @@ import { MONITORING_TUNNEL_PATH } from "../app/platform/constants";
 import { isControlFlow } from "../app/platform/errors/control-flow";
 import { createRequestErrors, type RequestReporting } from "../app/platform/errors/request-errors";
 import { recordServerError } from "../app/platform/errors/server-error.server";
-import { answerRequest, withServerErrorDigests } from "../app/platform/errors/with-error-digests.server";
+import {
+  answerRequest,
+  withHeadersFailureAnswer,
+  withServerErrorDigests,
+} from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
 import { withHeaderChanges } from "../app/platform/http/response-headers";
 import { isPageDataRequest, requestPlatform } from "../app/platform/request-context";
@@ -22,7 +26,14 @@ import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
 // Created once per isolate: React Router derives its route tables here, not on every request.
-const handleAppRequest = createRequestHandler(withServerErrorDigests(serverBuild), import.meta.env.MODE);
+const guardedBuild = withServerErrorDigests(serverBuild);
+const handleAppRequest = createRequestHandler(guardedBuild, import.meta.env.MODE);
+// The second answer to a request whose route's `headers` threw; made when first needed.
+let handleHeadersFailure: ReturnType<typeof createRequestHandler> | undefined;
+function answerHeadersFailure() {
+  handleHeadersFailure ??= createRequestHandler(withHeadersFailureAnswer(guardedBuild), import.meta.env.MODE);
+  return handleHeadersFailure;
+}
 
 /** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
@@ -57,7 +68,7 @@ const app = {
         );
       },
     });
-    return answerRequest(handleAppRequest, { request, context });
+    return answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
   },
 };
 

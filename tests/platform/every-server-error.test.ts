@@ -102,6 +102,40 @@ describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
     expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest });
   });
 
+  test("a server error's event is unhandled and named by its route pattern, with environment and release", async () => {
+    await load(served[rate] as ServedBuild, "/items/ams");
+    await load(served[rate] as ServedBuild, "/failures/loader?email=someone%40example.com");
+    const [event, ...others] = await errorEvents(1);
+    expect(others).toEqual([]);
+    const exception = (event?.exception as { values?: { mechanism?: unknown }[] } | undefined)?.values?.at(
+      -1,
+    );
+    expect(exception?.mechanism).toEqual({ type: "auto.http.cloudflare", handled: false });
+    expect(event?.transaction).toBe("GET /failures/loader");
+    expect(event?.tags).toMatchObject({ route: "/failures/loader", digest: serverErrorLines()[0]?.digest });
+    expect(event?.environment).toBe("production");
+    expect(event?.release).toEqual(expect.any(String));
+  });
+
+  test("a route whose headers export throws is logged and reported once, with the digest its page shows", async () => {
+    const { status, body } = await load(served[rate] as ServedBuild, "/failures/headers");
+    expect(status).toBe(500);
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(body).toContain(lines[0]?.digest);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest, route: "/failures/headers" });
+  });
+
+  test("a 5xx a route answers itself is logged and sends no error event", async () => {
+    const { status } = await load(served[rate] as ServedBuild, "/failures/status");
+    expect(status).toBe(503);
+    await errorEvents(0);
+    expect(receivedEvents(ingest.received)).toEqual([]);
+    expect(logs.filter((log) => log.message.includes('"event":"server_error_status"'))).toHaveLength(1);
+  });
+
   test("one error object that breaks three requests is logged and reported three times", async () => {
     for (let i = 0; i < 3; i++) {
       expect((await load(served[rate] as ServedBuild, "/failures/shared")).status).toBe(500);

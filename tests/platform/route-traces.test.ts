@@ -9,8 +9,9 @@ import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 type Transaction = {
   transaction?: string;
+  transaction_info?: { source?: string };
   contexts?: { trace?: { op?: string; data?: Record<string, unknown> } };
-  spans?: { op?: string; description?: string; data?: Record<string, unknown> }[];
+  spans?: { op?: string; description?: string; status?: string; data?: Record<string, unknown> }[];
 };
 
 let app: ServedBuild;
@@ -50,9 +51,26 @@ describe("server transactions", () => {
   test("a document is named by its route pattern, with a span for each loader and middleware", async () => {
     const transaction = await transactionOf("/items/ams");
     expect(transaction.transaction).toBe("GET /items/:id");
-    expect(transaction.contexts?.trace?.data?.["sentry.source"]).toBe("route");
+    // Sentry's own key for a name's source: "route" groups by it and lets it into the trace's baggage.
+    expect(transaction.transaction_info?.source).toBe("route");
+    expect(transaction.contexts?.trace?.data?.["sentry.segment.name.source"]).toBe("route");
     expect(spans(transaction, "function.react-router.loader").sort()).toEqual(["root", "routes/item"]);
     expect(spans(transaction, "function.react-router.middleware")).toEqual(["root"]);
+  });
+
+  test("a loader that throws, and one that answers a 5xx, have failed spans; the others are ok", async () => {
+    for (const path of ["/failures/loader", "/failures/status"]) {
+      ingest.received.length = 0;
+      const transaction = await transactionOf(path);
+      const status = (description: string) =>
+        transaction.spans?.find(
+          (span) => span.op === "function.react-router.loader" && span.description === description,
+        )?.status;
+      expect(status(`routes/${path === "/failures/loader" ? "failure-loader" : "failure-status"}`)).toBe(
+        "internal_error",
+      );
+      expect(status("root")).toBe("ok");
+    }
   });
 
   test("another URL of the same route has the same name", async () => {

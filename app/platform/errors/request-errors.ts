@@ -29,6 +29,8 @@ export type RequestErrors = {
    * (with-error-digests.server.ts).
    */
   headersFailure: string | undefined;
+  /** The handlers of this request that failed (an exception or a 5xx), by failedHandlerKey. */
+  readonly failedHandlers: Set<string>;
   /** Whether this request already logged a 5xx answer a route chose itself (one line per request). */
   errorStatusLogged: boolean;
   /** The id this request's log lines carry, made by the first one. */
@@ -40,6 +42,7 @@ export function createRequestErrors(report?: ServerErrorReporter): RequestErrors
     recorded: new Map(),
     report,
     route: undefined,
+    failedHandlers: new Set(),
     headersFailure: undefined,
     errorStatusLogged: false,
     requestId: undefined,

@@ -23,14 +23,18 @@ type RouteHeaders = NonNullable<ServerRouteModule["headers"]>;
  */
 const currentRequest = new AsyncLocalStorage<ServerErrorScope>();
 
+type RequestHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
+
 /**
  * Hands one request to React Router with the platform's guards. When a route's `headers` export threw, React
  * Router has already answered an empty 500 (or, for page data, a digest-less error); the request is then
- * answered again with the application-error page and the digest of the recorded error (docs/contract.md C1):
- * the root middleware throws it before any handler runs, so no loader or action runs twice.
+ * answered again by `answerAgain`, React Router with withHeadersFailureAnswer's build, whose root middleware
+ * throws the recorded error's digest before any handler runs (docs/contract.md C1): the error page with the
+ * digest of its log line, and no loader or action runs twice.
  */
 export async function answerRequest(
-  handle: (request: Request, context: RouterContextProvider) => Promise<Response>,
+  handle: RequestHandler,
+  answerAgain: () => RequestHandler,
   { request, context }: { request: Request; context: RouterContextProvider },
 ): Promise<Response> {
   const response = await currentRequest.run({ request, context }, () => handle(request, context));
@@ -40,7 +44,15 @@ export async function answerRequest(
   headers.delete("content-length");
   // The body was read (or refused) already; the root middleware throws before anything reads it again.
   const again = new Request(request.url, { method: request.method, headers, signal: request.signal });
-  return currentRequest.run({ request: again, context }, () => handle(again, context));
+  return currentRequest.run({ request: again, context }, () => answerAgain()(again, context));
+}
+
+/** A guarded build (withServerErrorDigests) whose root first throws the digest of a `headers` failure. */
+export function withHeadersFailureAnswer(build: ServerBuild): ServerBuild {
+  const root = build.routes.root;
+  if (!root) return build;
+  const middleware = [answerHeadersFailure, ...(root.module.middleware ?? [])];
+  return { ...build, routes: { ...build.routes, root: { ...root, module: { ...root.module, middleware } } } };
 }
 
 /**
@@ -55,38 +67,57 @@ export async function answerRequest(
 export function withServerErrorDigests(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
-    routes[id] = route && { ...route, module: guardModule(route.module, id === "root") };
+    routes[id] = route && { ...route, module: guardModule(route.module, id) };
   }
   return { ...build, routes };
 }
 
-function guardModule(module: ServerRouteModule, root: boolean): ServerRouteModule {
-  const middleware = (module.middleware ?? []).map(guardMiddleware);
+function guardModule(module: ServerRouteModule, routeId: string): ServerRouteModule {
   return {
     ...module,
-    ...(module.loader && { loader: guardHandler(module.loader) }),
-    action: module.action ? guardHandler(module.action) : refuseMutation,
+    ...(module.loader && { loader: guardHandler(module.loader, failedHandlerKey("loader", routeId)) }),
+    action: module.action ? guardHandler(module.action, failedHandlerKey("action", routeId)) : refuseMutation,
     ...(module.headers && { headers: guardHeaders(module.headers) }),
-    ...((root || middleware.length > 0) && {
-      middleware: root ? [answerHeadersFailure, ...middleware] : middleware,
+    ...(module.middleware && {
+      middleware: module.middleware.map((m) => guardMiddleware(m, failedHandlerKey("middleware", routeId))),
     }),
   };
 }
 
-function guardHandler(handler: RouteHandler): RouteHandler {
+/**
+ * How a failed handler is named in `errors.failedHandlers`: the route tracing marks its span failed by it
+ * (route-tracing.server.ts), since React Router's instrumentation calls only a thrown `Error` a failure and
+ * the guard throws the digest as data.
+ */
+export function failedHandlerKey(kind: "loader" | "action" | "middleware", routeId: string): string {
+  return `${kind} ${routeId}`;
+}
+
+function guardHandler(handler: RouteHandler, key: string): RouteHandler {
   return async (args) => {
-    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
+    const errors = getRequestPlatform(args.context).errors;
+    errors.route ??= routeName(args.pattern);
     let result: unknown;
     try {
       result = await handler(args);
     } catch (error) {
-      recordErrorStatus(statusOf(error), args);
-      throw withReasonPhrase(toDigestResponse(error, args));
+      const thrown = withReasonPhrase(toDigestResponse(error, args));
+      if (markFailure(statusOf(thrown), args)) errors.failedHandlers.add(key);
+      throw thrown;
     }
-    recordErrorStatus(statusOf(result), args);
+    if (markFailure(statusOf(result), args)) errors.failedHandlers.add(key);
     recordStreamedRejections(result, args);
     return result;
   };
+}
+
+/** Whether an answer is a failure (5xx); one the route chose itself, not an exception, is logged here. */
+function markFailure(status: number, scope: ServerErrorScope): boolean {
+  if (status < 500) return false;
+  const errors = getRequestPlatform(scope.context).errors;
+  // An exception the guard turned into a digest is logged already, with its stack.
+  if (errors.recorded.size === 0) recordErrorStatus(status, scope);
+  return true;
 }
 
 /** The status a handler chose by returning or throwing `data()` or a Response; 0 for anything else. */
@@ -121,13 +152,16 @@ const answerHeadersFailure: RouteMiddleware = ({ context }, next) => {
   return next();
 };
 
-function guardMiddleware(middleware: RouteMiddleware): RouteMiddleware {
+function guardMiddleware(middleware: RouteMiddleware, key: string): RouteMiddleware {
   return async (args, next) => {
-    getRequestPlatform(args.context).errors.route ??= routeName(args.pattern);
+    const errors = getRequestPlatform(args.context).errors;
+    errors.route ??= routeName(args.pattern);
     try {
       return await middleware(args, next);
     } catch (error) {
-      throw withReasonPhrase(toDigestResponse(error, args));
+      const thrown = withReasonPhrase(toDigestResponse(error, args));
+      if (markFailure(statusOf(thrown), args)) errors.failedHandlers.add(key);
+      throw thrown;
     }
   };
 }

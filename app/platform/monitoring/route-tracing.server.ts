@@ -1,4 +1,5 @@
 import type { ServerInstrumentation } from "react-router";
+import { failedHandlerKey } from "../errors/with-error-digests.server";
 import { getRequestPlatform } from "../request-context";
 import { routeName, transactionName } from "./route-name";
 
@@ -30,7 +31,7 @@ async function traceHandler(
   run: () => Promise<{ status: "success" | "error" }>,
   info: HandlerInfo,
 ): Promise<void> {
-  const { tracer } = getRequestPlatform(info.context as Parameters<typeof getRequestPlatform>[0]);
+  const { tracer, errors } = getRequestPlatform(info.context as Parameters<typeof getRequestPlatform>[0]);
   if (!tracer) {
     await run();
     return;
@@ -43,6 +44,10 @@ async function traceHandler(
       op: `function.react-router.${kind}`,
       attributes: { "react_router.route.id": routeId, "react_router.route.pattern": routeName(info.pattern) },
     },
-    run,
+    async () => {
+      const { status } = await run();
+      // The guard throws an exception's digest as data, which React Router's instrumentation calls a success.
+      return { status: errors.failedHandlers.has(failedHandlerKey(kind, routeId)) ? "error" : status };
+    },
   );
 }
