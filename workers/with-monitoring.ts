@@ -2,6 +2,7 @@ import {
   captureEvent,
   getActiveSpan,
   getClient,
+  spanToBaggageHeader,
   spanToTraceHeader,
   startSpan,
   updateSpanName,
@@ -21,6 +22,7 @@ import {
   serverSentryOptions,
   untracedTraceHeader,
 } from "../app/platform/monitoring/server-sentry.server";
+import { isOwnPagesTrace } from "../app/platform/monitoring/trace-propagation";
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -106,7 +108,8 @@ export function withMonitoring(app: ReportingApp): {
   });
 
   return {
-    async fetch(request, env, ctx, config) {
+    async fetch(incoming, env, ctx, config) {
+      const request = ownPagesTraceOnly(incoming);
       const sentryTrace = request.headers.get("sentry-trace");
       const rate = config.monitoring?.tracesSampleRate ?? 0;
       if (isTracedRequest(sentryTrace, rate)) {
@@ -138,7 +141,23 @@ function sentryTracer(requestSpan: Span): RouteTracer {
         if (status === "error") span.setStatus({ code: 2, message: "internal_error" });
       });
     },
+    traceHeaders() {
+      return { sentryTrace: spanToTraceHeader(requestSpan), baggage: spanToBaggageHeader(requestSpan) ?? "" };
+    },
   };
+}
+
+/**
+ * The request as the SDK may see it: a trace from anywhere but the app's own pages (isOwnPagesTrace) is taken
+ * off, so that it neither forces tracing nor joins the Worker's spans to a trace someone else chose.
+ */
+function ownPagesTraceOnly(request: IncomingRequest): IncomingRequest {
+  const { headers } = request;
+  if (!(headers.has("sentry-trace") || headers.has("baggage") || headers.has("traceparent"))) return request;
+  if (isOwnPagesTrace(headers)) return request;
+  const cleaned = new Headers(headers);
+  for (const name of ["sentry-trace", "baggage", "traceparent"]) cleaned.delete(name);
+  return new Request(request, { headers: cleaned }) as IncomingRequest;
 }
 
 /**

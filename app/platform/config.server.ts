@@ -34,6 +34,8 @@ export type MonitoringConfig = {
   tracesSampleRate: number;
   /** Tests only: a loopback stand-in for Sentry's ingest host (see loopbackOrigin). */
   ingestTestOrigin: string | undefined;
+  /** Origins besides the app's own that outgoing requests carry the trace to (monitoring/trace-propagation.ts). */
+  tracePropagationOrigins: readonly string[];
   tunnel: { maxBytes: number; timeoutMs: number };
 };
 
@@ -46,7 +48,8 @@ export type PlatformVariables = Partial<
     | "SENTRY_TRACES_SAMPLE_RATE"
     | "SENTRY_TUNNEL_MAX_BYTES"
     | "SENTRY_TUNNEL_TIMEOUT_MS"
-    | "SENTRY_INGEST_TEST_ORIGIN",
+    | "SENTRY_INGEST_TEST_ORIGIN"
+    | "SENTRY_TRACE_PROPAGATION_ORIGINS",
     unknown
   >
 > & { CF_VERSION_METADATA?: { id?: string } };
@@ -103,6 +106,28 @@ const ingestTestOrigin = optionalVariable(
   ),
 );
 
+/** Exact origins, comma-separated: `https://api.example.com`; plain http only on loopback. */
+const origins = optionalVariable(
+  v.pipe(
+    v.string(),
+    v.transform((value) => value.split(",").map((origin) => origin.trim())),
+    v.check(
+      (list) => list.every(isExactOrigin),
+      "must be origins separated by commas (https://host[:port], http only on loopback), with no path",
+    ),
+  ),
+);
+
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const secure = url.protocol === "https:" || loopbackOrigin(value) !== undefined;
+    return secure && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 const dsn = optionalVariable(
   v.pipe(
     v.string(),
@@ -125,6 +150,7 @@ const VariablesSchema = v.object({
   SENTRY_TUNNEL_MAX_BYTES: positiveInteger,
   SENTRY_TUNNEL_TIMEOUT_MS: positiveInteger,
   SENTRY_INGEST_TEST_ORIGIN: ingestTestOrigin,
+  SENTRY_TRACE_PROPAGATION_ORIGINS: origins,
 });
 
 /** Parses and checks the variables; throws PlatformConfigError naming every invalid one. */
@@ -148,6 +174,7 @@ export function parsePlatformConfig(variables: PlatformVariables): PlatformConfi
           release,
           tracesSampleRate: vars.SENTRY_TRACES_SAMPLE_RATE ?? 0,
           ingestTestOrigin: vars.SENTRY_INGEST_TEST_ORIGIN,
+          tracePropagationOrigins: vars.SENTRY_TRACE_PROPAGATION_ORIGINS ?? [],
           tunnel: {
             maxBytes: vars.SENTRY_TUNNEL_MAX_BYTES ?? MONITORING_TUNNEL_MAX_BYTES,
             timeoutMs: vars.SENTRY_TUNNEL_TIMEOUT_MS ?? MONITORING_TUNNEL_TIMEOUT_MS,

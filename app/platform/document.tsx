@@ -1,7 +1,9 @@
-import type { ReactNode } from "react";
-import { Links, Meta, Scripts, ScrollRestoration } from "react-router";
+import { Component, type ErrorInfo, type ReactNode, useState } from "react";
+import { Links, Meta, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
+import { ErrorPage } from "./errors/error-page";
 import type { BrowserMonitoringConfig } from "./monitoring/browser-config.server";
+import { reportRouterError } from "./monitoring/browser-monitoring";
 import { EARLY_ERRORS_SCRIPT } from "./monitoring/early-errors";
 import { useRouteMonitoring } from "./monitoring/use-route-monitoring";
 import { ROUTE_ANNOUNCER_ID } from "./navigation/navigation-client";
@@ -47,6 +49,13 @@ export function PlatformDocument({
   monitoring = documentMonitoring(monitoring);
   useRouteMonitoring(monitoring);
   useNavigationPlatform();
+  // A failure of the document's own parts (a route's `meta`, the product's header) in the browser: it
+  // happens outside every route's error boundary, where React Router would replace the whole page with its
+  // built-in one. The page shows the platform's client-side error page instead, until the next navigation.
+  const { key } = useLocation();
+  const [failure, setFailure] = useState<{ key: string; error: unknown }>();
+  const failed = failure?.key === key ? failure : undefined;
+  const onError = (error: unknown) => setFailure({ key, error });
   return (
     <html lang={lang}>
       <head>
@@ -68,16 +77,20 @@ export function PlatformDocument({
             dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? EARLY_ERRORS_SCRIPT : "" }}
           />
         ) : null}
-        <Meta />
+        <DocumentPart resetKey={key} onError={onError} fallback={<title>Application error</title>}>
+          <Meta />
+        </DocumentPart>
         <Links nonce={nonce} />
       </head>
       <body>
         <a href="#main" className="skip-link">
           {skipLinkLabel}
         </a>
-        {header}
+        <DocumentPart resetKey={key} onError={onError} fallback={null}>
+          {header}
+        </DocumentPart>
         {/* The skip link's target; browsers start the next Tab inside it, no tabindex needed. */}
-        <main id="main">{children}</main>
+        <main id="main">{failed ? <ErrorPage error={failed.error} /> : children}</main>
         {/* Empty until a client navigation: the navigation platform writes the new page's title here. */}
         <p id={ROUTE_ANNOUNCER_ID} role="status" className="visually-hidden" />
         <ScrollRestoration nonce={nonce} />
@@ -85,6 +98,37 @@ export function PlatformDocument({
       </body>
     </html>
   );
+}
+
+type DocumentPartProps = {
+  children: ReactNode;
+  fallback: ReactNode;
+  /** The location key: a new page tries the part again (not a remount: the header keeps its state). */
+  resetKey: string;
+  onError(error: unknown): void;
+};
+
+/**
+ * An error boundary around one part of the document, reported as the page's failure. On the server a throw
+ * still fails the render (React's server renderer has no error boundaries), which answers the server-side
+ * error page with its digest.
+ */
+class DocumentPart extends Component<DocumentPartProps, { failed: boolean; resetKey: string }> {
+  override state = { failed: false, resetKey: this.props.resetKey };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  static getDerivedStateFromProps(props: DocumentPartProps, state: { resetKey: string }) {
+    return props.resetKey === state.resetKey ? null : { failed: false, resetKey: props.resetKey };
+  }
+  override componentDidCatch(error: unknown, errorInfo: ErrorInfo) {
+    // The page failed, as when a route's boundary shows the error page: reported as unhandled.
+    reportRouterError(error, { errorInfo });
+    this.props.onError(error);
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
 }
 
 /**

@@ -1,7 +1,11 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { navigationMonitoring, reportRouterError } from "./monitoring/browser-monitoring";
+import {
+  navigationMonitoring,
+  reactErrorCallbacks,
+  reportRouterError,
+} from "./monitoring/browser-monitoring";
 import { navigationHold } from "./navigation/navigation-client";
 
 startTransition(() => {
@@ -16,5 +20,6 @@ startTransition(() => {
         useTransitions={false}
       />
     </StrictMode>,
+    reactErrorCallbacks,
   );
 });

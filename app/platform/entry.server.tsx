@@ -7,11 +7,13 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { STATIC_ROUTE_IDS } from "./build-config";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
 import { inlineStyleHashes } from "./inline-stylesheets";
 import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
+import { sharedCachePolicy } from "./page-cache/policy";
 import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
 import { getRequestPlatform } from "./request-context";
 import { documentSecurityHeaders } from "./security-headers";
@@ -29,14 +31,20 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const { nonce, config } = getRequestPlatform(loadContext);
+  const { nonce, config, tracer } = getRequestPlatform(loadContext);
   let statusCode = responseStatusCode;
+  const leafRouteId = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
+  const trace =
+    tracer && isPerVisitorDocument(responseStatusCode, responseHeaders, leafRouteId)
+      ? tracer.traceHeaders()
+      : undefined;
   let shellRendered = false;
 
   let body: ReadableStream & { allReady: Promise<void> };
   try {
     body = await renderToReadableStream(
       <NonceProvider nonce={nonce}>
+        {trace ? <TraceMeta {...trace} /> : null}
         <StylesheetPreloads hrefs={routeStylesheets(routerContext)} />
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
@@ -91,6 +99,29 @@ export default async function handleRequest(
 function StylesheetPreloads({ hrefs }: { hrefs: string[] }) {
   for (const href of hrefs) preload(href, { as: "style" });
   return null;
+}
+
+/**
+ * A traced document hands its trace to the browser, whose page load continues it (one trace per visit), as
+ * Sentry's `<meta name="sentry-trace">` and `<meta name="baggage">`; React hoists both into `<head>`. The
+ * browser renders neither: they are read once, when the page load starts.
+ */
+function TraceMeta({ sentryTrace, baggage }: { sentryTrace: string; baggage: string }) {
+  return (
+    <>
+      <meta name="sentry-trace" content={sentryTrace} />
+      <meta name="baggage" content={baggage} />
+    </>
+  );
+}
+
+/**
+ * Whether a document is this visitor's alone: never one a shared cache may store (its headers allow it) or a
+ * pre-rendered page (rendered once at build), which must carry no trace of the request that rendered it.
+ */
+function isPerVisitorDocument(status: number, headers: Headers, leafRouteId: string | undefined): boolean {
+  if (leafRouteId !== undefined && STATIC_ROUTE_IDS.has(leafRouteId)) return false;
+  return sharedCachePolicy(status, headers) === undefined;
 }
 
 /**

@@ -86,7 +86,10 @@ describe("a request that is not traced", () => {
 
   test("keeps the browser's trace when the browser decided not to sample it", async () => {
     await (
-      await get(alwaysSampled, "/failures/loader", { "sentry-trace": `${TRACE_ID}-${SPAN_ID}-0` })
+      await get(alwaysSampled, "/failures/loader", {
+        "sentry-trace": `${TRACE_ID}-${SPAN_ID}-0`,
+        "sec-fetch-site": "same-origin",
+      })
     ).text();
     await ingest.waitFor(1);
     await settle();
@@ -99,15 +102,29 @@ describe("a request that is not traced", () => {
 
 describe("a request the browser's trace samples", () => {
   test("is traced in that trace even when the Worker's own rate is 0", async () => {
-    expect((await get(neverSampled, "/now", { "sentry-trace": `${TRACE_ID}-${SPAN_ID}-1` })).status).toBe(
-      200,
-    );
+    const fromOwnPage = { "sentry-trace": `${TRACE_ID}-${SPAN_ID}-1`, "sec-fetch-site": "same-origin" };
+    expect((await get(neverSampled, "/now", fromOwnPage)).status).toBe(200);
     await ingest.waitFor(1);
     await settle();
     const transactions = receivedTransactions(ingest.received);
     expect(transactions).toHaveLength(1);
     expect((transactions[0]?.contexts as { trace?: { trace_id?: string } })?.trace?.trace_id).toBe(TRACE_ID);
   });
+});
+
+describe("a trace from anywhere but the app's own pages", () => {
+  test.each<Record<string, string>>([{}, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "none" }])(
+    "decides nothing: not traced at rate 0 with %o",
+    async (site) => {
+      const forced = { "sentry-trace": `${TRACE_ID}-${SPAN_ID}-1`, baggage: "sentry-sampled=true", ...site };
+      expect((await get(neverSampled, "/failures/loader", forced)).status).toBe(500);
+      await ingest.waitFor(1);
+      await settle();
+      expect(receivedTransactions(ingest.received)).toEqual([]);
+      const [event] = receivedEvents(ingest.received);
+      expect((event?.contexts as { trace?: { trace_id?: string } })?.trace?.trace_id).not.toBe(TRACE_ID);
+    },
+  );
 });
 
 describe("at a rate of 1", () => {

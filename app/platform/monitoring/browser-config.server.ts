@@ -10,6 +10,8 @@ export type BrowserMonitoringConfig = {
   environment: string;
   release: string | undefined;
   tracesSampleRate: number;
+  /** Origins besides the page's own that the browser's requests carry the trace to. */
+  tracePropagationOrigins: readonly string[];
 };
 
 /** Per isolate: the configuration is one object for all of an isolate's requests. */
@@ -26,6 +28,7 @@ export function browserMonitoringConfig(monitoring: MonitoringConfig | null): Br
       environment: monitoring.environment,
       release: monitoring.release,
       tracesSampleRate: monitoring.tracesSampleRate,
+      tracePropagationOrigins: monitoring.tracePropagationOrigins,
     };
     configs.set(monitoring, config);
   }

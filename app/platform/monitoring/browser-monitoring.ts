@@ -1,6 +1,6 @@
 import { isControlFlow } from "../errors/control-flow";
 import type { BrowserMonitoringConfig } from "./browser-config.server";
-import type { BrowserReporter, PageView } from "./browser-reporter";
+import type { BrowserErrorDetails, BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
 import { matchedRouteName } from "./route-name";
 
@@ -14,7 +14,9 @@ const MAX_QUEUED_ERRORS = 20;
 
 let reporter: BrowserReporter | undefined;
 let starting = false;
-const queuedErrors: unknown[] = [];
+const queuedErrors: [unknown, BrowserErrorDetails][] = [];
+/** Errors already reported: React and React Router may both hand over the same one. */
+const reported = new WeakSet<object>();
 let firstPage: PageView | undefined;
 let pageStatus: number | undefined;
 let lastLocationKey: string | undefined;
@@ -25,8 +27,10 @@ export function startBrowserMonitoring(config: BrowserMonitoringConfig): void {
   whenIdle(async () => {
     const { createBrowserReporter } = await import("./browser-sentry.client");
     reporter = createBrowserReporter(config);
-    for (const error of [...takeEarlyErrors(), ...queuedErrors.splice(0)]) reporter.captureException(error);
+    // The page load first: errors from before the SDK loaded then join its trace and carry its route.
     if (firstPage) reporter.pageLoad(firstPage);
+    for (const error of takeEarlyErrors()) reporter.captureException(error, { handled: false });
+    for (const [error, details] of queuedErrors.splice(0)) reporter.captureException(error, details);
   });
 }
 
@@ -35,10 +39,49 @@ export function startBrowserMonitoring(config: BrowserMonitoringConfig): void {
  * Control flow is not (control-flow.ts): 404s are not errors, and a server error's page already carries
  * the digest of the report the Worker sent.
  */
-export function reportRouterError(error: unknown): void {
+export function reportRouterError(
+  error: unknown,
+  info?: { errorInfo?: { componentStack?: string | null } },
+): void {
   if (isControlFlow(error)) return;
-  if (reporter) reporter.captureException(error);
-  else if (queuedErrors.length < MAX_QUEUED_ERRORS) queuedErrors.push(error);
+  report(error, { handled: false, componentStack: info?.errorInfo?.componentStack ?? undefined });
+}
+
+type ReactErrorInfo = { componentStack?: string | undefined };
+
+/**
+ * React's own error callbacks (`hydrateRoot` options), so errors outside React Router's route boundaries are
+ * reported too, with their component stack: ones a boundary of the product's or the platform's caught
+ * (the page goes on), ones nothing caught, and ones React recovered from (a hydration mismatch). An error
+ * React Router's `onError` reported already is not reported again. Each is still written to the console,
+ * as React would without these callbacks: the client-side error page sends the visitor there.
+ */
+export const reactErrorCallbacks = {
+  onCaughtError(error: unknown, info: ReactErrorInfo) {
+    console.error(error);
+    // After the boundary's own componentDidCatch (React calls this first): a route's boundary and the
+    // document's report the error as the page's failure, which this must not repeat as a handled one.
+    queueMicrotask(() => {
+      if (!isControlFlow(error)) report(error, { handled: true, componentStack: info.componentStack });
+    });
+  },
+  onUncaughtError(error: unknown, info: ReactErrorInfo) {
+    console.error(error);
+    report(error, { handled: false, componentStack: info.componentStack });
+  },
+  onRecoverableError(error: unknown, info: ReactErrorInfo) {
+    console.error(error);
+    report(error, { handled: true, componentStack: info.componentStack });
+  },
+};
+
+function report(error: unknown, details: BrowserErrorDetails): void {
+  if (typeof error === "object" && error !== null) {
+    if (reported.has(error)) return;
+    reported.add(error);
+  }
+  if (reporter) reporter.captureException(error, details);
+  else if (queuedErrors.length < MAX_QUEUED_ERRORS) queuedErrors.push([error, details]);
 }
 
 /** The error page marks the page it renders as a 404 before the page view is recorded (child effects run first). */

@@ -9,8 +9,14 @@ export type PageView = {
   status: number | undefined;
 };
 
+/**
+ * How a browser error was met: `handled` when something caught it and the page went on (a product's own error
+ * boundary, an error React recovered from), and React's component stack when React saw it.
+ */
+export type BrowserErrorDetails = { handled: boolean; componentStack?: string | undefined };
+
 export type BrowserReporter = {
-  captureException(error: unknown): void;
+  captureException(error: unknown, details: BrowserErrorDetails): void;
   pageLoad(page: PageView): void;
   navigationStart(to: string): void;
   navigationEnd(page: PageView): void;

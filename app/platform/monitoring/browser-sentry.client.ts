@@ -1,6 +1,6 @@
 import {
   browserTracingIntegration,
-  captureException,
+  captureReactException,
   getClient,
   getCurrentScope,
   init,
@@ -15,6 +15,7 @@ import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendSpan, beforeSendTransaction } from "./event-filters";
 import { SEGMENT_NAME_SOURCE } from "./sentry-attributes";
+import { RELATIVE_URL, tracePropagationTargets } from "./trace-propagation";
 
 /**
  * The Sentry browser SDK, loaded lazily (never in the first-load JavaScript). Page loads and navigations
@@ -28,6 +29,11 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     release: config.release,
     tracesSampleRate: config.tracesSampleRate,
     traceLifecycle: "static",
+    // The page's own origin and the configured ones; never a third party (trace-propagation.ts).
+    tracePropagationTargets: [
+      RELATIVE_URL,
+      ...tracePropagationTargets([window.location.origin, ...config.tracePropagationOrigins]),
+    ],
     integrations: [browserTracingIntegration({ instrumentPageLoad: false, instrumentNavigation: false })],
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,
@@ -40,8 +46,13 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
   let navigation: Span | undefined;
 
   return {
-    captureException(error) {
-      captureException(error, { mechanism: { type: "react-router", handled: false } });
+    captureException(error, { handled, componentStack }) {
+      // Sentry's React way: the component stack becomes the error's cause, as its reactErrorHandler does.
+      captureReactException(
+        error,
+        { componentStack: componentStack ?? "" },
+        { mechanism: { type: "auto.function.react.error_handler", handled } },
+      );
     },
     pageLoad(page) {
       if (!client) return;

@@ -11,4 +11,6 @@ export type RouteTracer = {
     handler: { name: string; op: string; attributes: Record<string, string> },
     run: () => Promise<{ status: "success" | "error" }>,
   ): Promise<void>;
+  /** The request's trace as headers (`sentry-trace`, `baggage`): a document hands it to the browser's page load. */
+  traceHeaders(): { sentryTrace: string; baggage: string };
 };

@@ -3,6 +3,7 @@ import { platformConfig } from "../config.server";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
 import { envelopeUrl } from "./sentry-dsn";
+import { tracePropagationTargets } from "./trace-propagation";
 
 /** The Worker's Sentry options; undefined (reporting off) without a DSN. */
 export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
@@ -19,6 +20,9 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // Whole transactions, not streamed spans: docs/contract.md C8 drops a 404 page's transaction, which can only be
     // decided once it has ended (streamed segments go out before their outcome is known).
     traceLifecycle: "static",
+    // Only to the origins the configuration names: a Worker's subrequest to its own hostname leaves the
+    // Worker, so "own origin" has no meaning here, and every other origin is a third party.
+    tracePropagationTargets: tracePropagationTargets(monitoring.tracePropagationOrigins),
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
     // Dedupe drops an event equal to the one before it: the same failure in two requests is two reports
