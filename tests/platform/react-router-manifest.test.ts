@@ -34,3 +34,37 @@ test("manifest routes list module, imports, css and hasLoader", async () => {
     expect(routeAssets(manifest, id)?.modules[0], id).toBe(entry?.module);
   }
 });
+
+/** Whether a built browser module exports `name` (minified: `export{r as HydrateFallback}`). */
+async function exportsName(url: string, name: string): Promise<boolean> {
+  const code = await readFile(join(FIXTURE_BUILD_DIRECTORY, "client", url), "utf8");
+  return [...code.matchAll(/export\s*\{([^}]*)\}/g)].some((match) =>
+    (match[1] ?? "").split(",").map(exportedName).includes(name),
+  );
+}
+
+/** The name a specifier exports: `r as HydrateFallback` -> `HydrateFallback`. */
+function exportedName(specifier: string): string | undefined {
+  return specifier
+    .trim()
+    .split(/\s+as\s+/)
+    .at(-1);
+}
+
+// The browser gets a route's HydrateFallback from its main module or from the chunk the manifest names; a
+// chunk the build split out but the manifest leaves unnamed means hydration renders React Router's root
+// fallback instead, and fails (app/platform/vite/vite-plugin.ts, childCompilerReadsRoutesAsBuilt).
+test("a HydrateFallback split out of a route's main module is named in the manifest", async () => {
+  const manifest = await builtManifest();
+  let split = 0;
+  for (const [id, entry] of Object.entries(manifest.routes)) {
+    if (!entry || (await exportsName(entry.module, "HydrateFallback"))) continue;
+    for (const url of entry.imports ?? []) {
+      if (!(await exportsName(url, "HydrateFallback"))) continue;
+      split++;
+      expect(entry.hydrateFallbackModule, id).toBe(url);
+    }
+  }
+  // The fixture's /client-data/fallback has one.
+  expect(split).toBeGreaterThan(0);
+});

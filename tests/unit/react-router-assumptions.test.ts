@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
+  cancelledByRouter,
   interceptNavigate,
   isAppDataResponse,
   opensLikePageData,
@@ -153,6 +154,45 @@ describe("React Router assumptions of the navigation adapter", () => {
     await router.navigate("/about");
     expect(router.state.loaderData["routes/about"]).toEqual({ page: "about" });
     expect(requested).toEqual([`GET ${pageDataPath("/about")}`]);
+  });
+
+  test("a superseded navigation's page-data request is aborted through the signal single fetch hands fetch", async () => {
+    const requests: { path: string; input: RequestInfo | URL; init?: RequestInit }[] = [];
+    vi.stubGlobal("window", Object.assign(Object.create(globalThis), { location: new URL(`${ORIGIN}/`) }));
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), ORIGIN);
+      requests.push({ path: url.pathname, input, init });
+      // The first page's data never arrives: only the abort ends its request, as a browser's fetch does.
+      if (url.pathname === pageDataPath("/about")) {
+        return new Promise<Response>((_, reject) =>
+          init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
+        );
+      }
+      return serve(url, init);
+    });
+    let router: DataRouter | undefined;
+    const serverLoader = (_args: unknown, singleFetch?: unknown) => (singleFetch as () => unknown)();
+    router = createMemoryRouter(clientRoutes(serverLoader), {
+      initialEntries: ["/"],
+      hydrationData: { loaderData: { root: ROOT_LOADER_DATA, "routes/home": { page: "home" } } },
+      dataStrategy: UNSAFE_getTurboStreamSingleFetchDataStrategy(
+        () => router as DataRouter,
+        manifest,
+        {},
+        true,
+        undefined,
+        false,
+      ),
+    });
+    const first = router.navigate("/about");
+    await vi.waitFor(() => expect(requests.map(({ path }) => path)).toContain(pageDataPath("/about")));
+    const [about] = requests;
+    expect(about && cancelledByRouter(about.input, about.init)).toBe(false);
+    await router.navigate("/");
+    await first;
+    expect(about && cancelledByRouter(about.input, about.init)).toBe(true);
+    expect(router.state.location.pathname).toBe("/");
+    expect(router.state.navigation.state).toBe("idle");
   });
 
   test("single-fetch bodies are turbo-streams, which open with `[`", async () => {

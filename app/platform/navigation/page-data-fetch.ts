@@ -4,7 +4,12 @@ import type { PageDataCache } from "../prefetch/page-data-cache";
 import { toResponse, toStored } from "../prefetch/page-data-cache";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
 import { navigateFully, navigationLoading } from "./full-navigation";
-import { isAppDataResponse, opensLikePageData, pageOfDataPath } from "./react-router-adapter";
+import {
+  cancelledByRouter,
+  isAppDataResponse,
+  opensLikePageData,
+  pageOfDataPath,
+} from "./react-router-adapter";
 
 type PageDataFetchParts = {
   router: DataRouter;
@@ -18,9 +23,10 @@ type PageDataFetchParts = {
  * The page's `fetch`, as seen by React Router's page-data requests (docs/contract.md C3, C5, C9): a request whose
  * prefetch is still queued starts it at once and shares it; fresh prefetched data of a static page is
  * answered without a request; for the navigation in progress, an answer that is not page data becomes a
- * full browser navigation to the target. A static page's full data fetched by a navigation is kept like
- * prefetched data, and a prefetch asked for while it is on its way joins it instead of asking again.
- * Everything else goes to the network untouched.
+ * full browser navigation to the target, unless React Router aborted the request (a later navigation took
+ * its place: the visitor's choice, not a failure). A static page's full data fetched by a navigation is
+ * kept like prefetched data, and a prefetch asked for while it is on its way joins it instead of asking
+ * again. Everything else goes to the network untouched.
  */
 export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFetchParts) {
   return async function fetchPageData(
@@ -48,8 +54,11 @@ export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFet
     let answer: Response | undefined;
     try {
       answer = await asPageData(await nativeFetch(input, init));
-    } catch {
+    } catch (error) {
       keep(undefined);
+      // A later navigation (another click, the back button) took this one's place: not a failure of the
+      // page's data, and its target is no longer where the visitor is going. React Router drops the error.
+      if (cancelledByRouter(input, init)) throw error;
       return navigateFully(navigation);
     }
     keep(answer?.status === 200 ? answer.clone() : undefined);

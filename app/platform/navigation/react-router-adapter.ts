@@ -105,6 +105,16 @@ export function interceptFetch(
 }
 
 /**
+ * Whether React Router cancelled this page-data request. Assumption "a superseded navigation's page-data
+ * request is aborted through the signal single fetch hands fetch": a new navigation, back/forward or a
+ * restarted load while one is loading aborts it. Shown in the browser by
+ * tests/platform/browser/navigation.spec.ts, "the click the visitor made last wins".
+ */
+export function cancelledByRouter(input: RequestInfo | URL, init?: RequestInit): boolean {
+  return (init?.signal ?? (input instanceof Request ? input.signal : undefined))?.aborted === true;
+}
+
+/**
  * Assumption "single-fetch URLs": the URL of a page's data (`/` -> `/_root.data`, `/about` ->
  * `/about.data`; the `_routes` query it may add does not change which page it is). Must follow
  * `future.v8_trailingSlashAwareDataRequests` if that flag is turned on (decision 002).

@@ -23,14 +23,16 @@ import { staticPageRoutingRules, staticRouteIds } from "./static-routes.ts";
 
 /**
  * The platform's part of the build, as one Vite plugin placed after `reactRouter()` (vite.config.ts): the
- * product's choices handed to the platform's code, React Router's links prefetched through the platform's
- * queue, the first-load chunk, the stylesheets documents inline, debug IDs and source maps kept out of the
- * assets (and uploaded to Sentry when configured), the assets' `_headers`, the check of the deploy
- * variables, and the local servers' host and watcher settings. Each piece is a plain Vite plugin below.
+ * product's choices handed to the platform's code, React Router's child compiler reading route modules as
+ * the build does, React Router's links prefetched through the platform's queue, the first-load chunk, the
+ * stylesheets documents inline, debug IDs and source maps kept out of the assets (and uploaded to Sentry
+ * when configured), the assets' `_headers`, the check of the deploy variables, and the local servers' host
+ * and watcher settings. Each piece is a plain Vite plugin below.
  */
 export function edgePlatform(app: AppUnderBuild): PluginOption[] {
   return [
     platformConfig(app),
+    childCompilerReadsRoutesAsBuilt(),
     reactRouterLinks(app),
     firstLoadChunk(app),
     inlineStylesheetsModule(),
@@ -86,6 +88,34 @@ function platformConfig(app: AppUnderBuild): Plugin {
           "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(app.EXTRA_ACTION_ORIGINS),
         },
       };
+    },
+  };
+}
+
+/** The cache directory React Router gives its child compiler (@react-router/dev's vite.js, `createServer`). */
+const REACT_ROUTER_CHILD_COMPILER_CACHE = "node_modules/.vite-child-compiler";
+
+/**
+ * React Router decides from its child compiler's view of a route module which exports the route manifest
+ * names as split chunks (future.v8_splitRouteModules), and the build splits them from its own view: the two
+ * must agree. The child compiler is a Vite server with this config; it reads routes through the `ssr`
+ * environment, whose dependencies @cloudflare/vite-plugin pre-bundles for workerd. A pre-bundled CommonJS
+ * import (`react/jsx-runtime`) there becomes a top-level `const _jsx = ...` that all the module's components
+ * share, so React Router finds `HydrateFallback` not splittable and the manifest names no chunk for it,
+ * while the build does split it out of the route's main chunk. The browser then never gets the route's
+ * `HydrateFallback`, hydrates React Router's root fallback against the server's HTML of the route's, and
+ * React throws a hydration mismatch on every load of a `clientLoader.hydrate` page. Without pre-bundling
+ * in the child compiler, imports stay imports, as in the build. The child compiler reads modules, it never
+ * runs them, so it loses nothing by it.
+ */
+function childCompilerReadsRoutesAsBuilt(): Plugin {
+  return {
+    name: "edge-platform:child-compiler-imports",
+    enforce: "post",
+    config(config) {
+      if (config.cacheDir !== REACT_ROUTER_CHILD_COMPILER_CACHE) return;
+      const ssr = config.environments?.ssr;
+      if (ssr) ssr.optimizeDeps = { ...ssr.optimizeDeps, noDiscovery: true, include: [] };
     },
   };
 }

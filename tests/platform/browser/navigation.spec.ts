@@ -2,6 +2,7 @@ import type { Page, Route } from "@playwright/test";
 import {
   documentLoad,
   expect,
+  holdRequests,
   isSameDocument,
   markDocument,
   navigateWithRouter,
@@ -105,6 +106,72 @@ test.describe("page data that cannot be fetched becomes a full navigation (docs/
     await page.waitForTimeout(500);
     expect(new URL(page.url()).pathname).toBe("/now");
     expect(await isSameDocument(page)).toBe(true);
+  });
+});
+
+test.describe("the click the visitor made last wins: a superseded navigation is no failure (docs/contract.md C3)", () => {
+  const TOKYO_DATA = "/items/nrt.data";
+
+  /** On /items (reached client-side from `from`), a click on Tokyo whose page data is held. */
+  async function clickTokyoAndHoldItsData(page: Page, from: string) {
+    await page.goto(from);
+    await waitForHydration(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Items" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    await markDocument(page);
+    const hold = await holdRequests(page, (path) => path === TOKYO_DATA);
+    await page.getByRole("link", { name: "Tokyo" }).click();
+    await expect.poll(() => hold.held.length).toBe(1);
+    return hold;
+  }
+
+  test("a second click while the first page's data is on its way: the second page, client-side", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsData(page, "/now");
+    await page.getByRole("link", { name: "Lagos" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+    // React Router has cancelled Tokyo's request by now; its answer arriving changes nothing.
+    await hold.release().catch(() => {});
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+    expect(new URL(page.url()).pathname).toBe("/items/los");
+    expect(await isSameDocument(page)).toBe(true);
+  });
+
+  test("the Back button while a page's data is on its way: the previous page, client-side", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsData(page, "/now");
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    await hold.release().catch(() => {});
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    expect(new URL(page.url()).pathname).toBe("/now");
+    expect(await isSameDocument(page)).toBe(true);
+    // Tokyo never became a history entry: forward is /items again.
+    await page.goForward();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    expect(await isSameDocument(page)).toBe(true);
+  });
+
+  test("a second click whose page data then fails: the browser loads the second page, not the first", async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(/Failed to load resource/);
+    const hold = await clickTokyoAndHoldItsData(page, "/now");
+    await page.route("**/items/los.data*", (route) => route.abort("failed"));
+    await page.getByRole("link", { name: "Lagos" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
+    await hold.release().catch(() => {});
+    expect(new URL(page.url()).pathname).toBe("/items/los");
+    expect(await isSameDocument(page)).toBe(false);
+    expect(await documentLoad(page)).toMatchObject({
+      type: "navigate",
+      url: expect.stringMatching(/\/items\/los$/),
+    });
   });
 });
 
