@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
-import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
+import { FIXTURE_BUILD_DIRECTORY, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
 import { freePort } from "../support/free-port.ts";
 import type { IngestStandIn } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
@@ -25,6 +25,8 @@ beforeAll(async () => {
       // Everything else is traced: the tunnel must still send nothing of its own.
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },
+    // Hundreds of envelopes: the limit has its own server below.
+    rateLimits: UNLIMITED_FOR_TESTS,
   }));
 });
 
