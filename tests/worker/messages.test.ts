@@ -5,7 +5,7 @@ import { storedMessageCount, TEST_VARS, UNLIMITED_FOR_TESTS } from "../support/b
 let app: ServedBuild;
 
 beforeAll(async () => {
-  // Many posts in a few seconds: this suite is about the form, not the limit (limits.test.ts).
+  // Many posts in a few seconds: this suite is about the form, not the limit (write-limits.test.ts).
   app = await serveBuild({ vars: TEST_VARS, onLog: () => {}, rateLimits: UNLIMITED_FOR_TESTS });
 });
 
