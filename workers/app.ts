@@ -14,7 +14,9 @@ import {
 } from "../app/platform/errors/with-error-digests.server";
 import { missingAllowHeader } from "../app/platform/http/allow";
 import { withHeaderChanges } from "../app/platform/http/response-headers";
-import { isPageDataRequest, requestPlatform } from "../app/platform/request-context";
+import { clientOverLimit } from "../app/platform/limits/rate-limit";
+import { withWriteLimits } from "../app/platform/limits/write-limits.server";
+import { isPageDataRequest, type RequestPlatform, requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
@@ -25,8 +27,10 @@ import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
-// Created once per isolate: React Router derives its route tables here, not on every request.
-const guardedBuild = withServerErrorDigests(serverBuild);
+// Created once per isolate: React Router derives its route tables here, not on every request. Writes are
+// counted before any action code runs (limits/write-limits.server.ts); inside the error digests, so a
+// failure there is a digest-only 500 like any other.
+const guardedBuild = withServerErrorDigests(withWriteLimits(serverBuild));
 const handleAppRequest = createRequestHandler(guardedBuild, import.meta.env.MODE);
 // The second answer to a request whose route's `headers` threw; made when first needed.
 let handleHeadersFailure: ReturnType<typeof createRequestHandler> | undefined;
@@ -47,7 +51,7 @@ const app = {
   ) {
     const context = new RouterContextProvider();
     let nonce: string | undefined;
-    context.set(requestPlatform, {
+    const platform: RequestPlatform = {
       env,
       config,
       pageData: isPageDataRequest(request),
@@ -67,8 +71,15 @@ const app = {
           }),
         );
       },
-    });
-    return answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
+    };
+    context.set(requestPlatform, platform);
+    const response = await answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
+    // A write refused for its client's limit: React Router drops an action's headers on a page whose route
+    // has no `headers` export, so the wait is stated here, on the document and the page data alike.
+    if (platform.retryAfterSeconds !== undefined && response.status === 429) {
+      return withHeaderChanges(response, [["Retry-After", String(platform.retryAfterSeconds)]]);
+    }
+    return response;
   },
 };
 
@@ -104,7 +115,7 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 /**
- * The one door: https, the tunnel, the cross-site gate, pre-rendered pages, the edge page cache, then the app
+ * The one door: https, the cross-site gate, the tunnel, pre-rendered pages, the edge page cache, then the app
  * (with or without reporting).
  */
 async function routeRequest(
@@ -117,14 +128,17 @@ async function routeRequest(
   const toHttps = httpsRedirect(url);
   if (toHttps) return toHttps;
   const { pathname } = url;
-  // The tunnel comes first and outside tracing: reports about reports would loop (docs/contract.md C7).
-  if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
-    const settings = tunnelSettings(config);
-    return settings ? forwardEnvelope(request, settings) : new Response("Not Found", { status: 404 });
-  }
-  // docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it).
+  // docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it), and
+  // before the tunnel reads or forwards anything: a page on another site must not spend the Sentry quota
+  // through its visitors' browsers (a text/plain post needs no CORS preflight).
   if (isCrossSiteMutation(request, EXTRA_ACTION_ORIGINS)) {
     return plainText(403, "Forbidden: this request comes from another site.");
+  }
+  // The tunnel comes before the rest and outside tracing: reports about reports would loop (docs/contract.md C7).
+  if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
+    const settings = tunnelSettings(config);
+    if (!settings) return new Response("Not Found", { status: 404 });
+    return forwardEnvelope(request, settings, () => clientOverLimit(env, "MONITORING_RATE_LIMIT", request));
   }
   const unknownRoutes = unknownRouteIds(url, routeIds);
   if (unknownRoutes.length > 0) {

@@ -1,5 +1,6 @@
 import type { PlatformConfig } from "../app/platform/config.server";
 import { MONITORING_TUNNEL_MAX_ANSWER_BYTES, REQUEST_BODY_TIMEOUT_MS } from "../app/platform/constants";
+import { hasRepeatedKey } from "../app/platform/http/json-keys";
 import { readLimited, readLimitedBody } from "../app/platform/http/read-limited-body";
 import {
   envelopeUrl,
@@ -26,14 +27,37 @@ export function tunnelSettings({ monitoring }: PlatformConfig): TunnelSettings |
 const RESPONSE_HEADERS_KEPT = ["retry-after", "x-sentry-rate-limits"];
 
 /**
- * Forwards one browser envelope to Sentry, and nothing else: the query must name the configured org and
- * project, the envelope's own DSN must be the configured DSN, and the destination comes from that DSN.
+ * Counts the envelope against its client's limit: the seconds to wait when the client is over it,
+ * undefined when the envelope may go on (limits/rate-limit.ts clientOverLimit).
  */
-export async function forwardEnvelope(request: Request, settings: TunnelSettings): Promise<Response> {
+export type EnvelopeLimit = () => Promise<number | undefined>;
+
+/**
+ * Forwards one browser envelope to Sentry, and nothing else: the query must name the configured org and
+ * project, the client must be within its limit (counted before the body is read, so a refused client costs
+ * a counter and no more), the envelope's own DSN must be the configured DSN, and the destination comes from
+ * that DSN.
+ */
+export async function forwardEnvelope(
+  request: Request,
+  settings: TunnelSettings,
+  overLimit: EnvelopeLimit,
+): Promise<Response> {
   if (request.method !== "POST")
     return plain(405, "Method Not Allowed: POST envelopes here.", { Allow: "POST" });
   if (!isSameTunnelQuery(new URL(request.url).searchParams, settings.dsn)) {
     return plain(403, "Forbidden: not this application's Sentry project.");
+  }
+  const retryAfter = await overLimit();
+  if (retryAfter !== undefined) {
+    // The SDK reads Retry-After on a 429 and sends nothing more until then.
+    return plain(
+      429,
+      `Too Many Requests: too many reports from this client; send again in ${retryAfter} seconds.`,
+      {
+        "Retry-After": String(retryAfter),
+      },
+    );
   }
 
   const read = await readLimitedBody(request, {
@@ -43,7 +67,7 @@ export async function forwardEnvelope(request: Request, settings: TunnelSettings
   if (!read.ok) return plain(read.status, read.message);
   const { body } = read;
   const header = parseEnvelopeHeader(body);
-  if (!header) return plain(400, "Bad Request: the envelope header is not a JSON object.");
+  if (!header) return plain(400, "Bad Request: the envelope header is not a JSON object with unique keys.");
   if (!isSameDsn(header.dsn, settings.dsn)) return plain(403, "Forbidden: the envelope is not for this DSN.");
 
   const headers = new Headers({
@@ -112,14 +136,15 @@ export function inertContentType(upstream: string | null): string {
 
 /**
  * The envelope's first line, parsed: a JSON object (SDKs put `dsn`, `event_id`, `sent_at` there).
- * Undefined when it is not valid UTF-8 JSON of an object.
+ * Undefined when it is not valid UTF-8 JSON of an object, or when an object in it repeats a key: the DSN
+ * checked here would be the last `dsn`, and Sentry's parser might read the first (http/json-keys.ts).
  */
 export function parseEnvelopeHeader(body: Uint8Array): Record<string, unknown> | undefined {
   const end = body.indexOf(0x0a);
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(end === -1 ? body : body.subarray(0, end));
     const header: unknown = JSON.parse(text);
-    return typeof header === "object" && header !== null && !Array.isArray(header)
+    return typeof header === "object" && header !== null && !Array.isArray(header) && !hasRepeatedKey(text)
       ? (header as Record<string, unknown>)
       : undefined;
   } catch {

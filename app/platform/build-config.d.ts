@@ -3,4 +3,5 @@ interface ImportMetaEnv {
   readonly PLATFORM_STATIC_ROUTE_IDS: readonly string[] | undefined;
   readonly PLATFORM_STATIC_PAGE_ROUTING_RULES: readonly string[] | undefined;
   readonly PLATFORM_EXTRA_ACTION_ORIGINS: readonly string[] | undefined;
+  readonly PLATFORM_RATE_LIMIT_PERIODS: Readonly<Record<string, number>> | undefined;
 }

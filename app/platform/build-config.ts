@@ -18,3 +18,10 @@ export const STATIC_PAGE_ROUTING_RULES: readonly string[] =
 export const EXTRA_ACTION_ORIGINS: ReadonlySet<string> = new Set(
   import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS,
 );
+
+/**
+ * The period (seconds) of each Rate Limiting binding (`[[ratelimits]]` in the deploy configuration), by
+ * binding name: what a refused client is told to wait (limits/rate-limit.ts). The binding cannot be asked.
+ */
+export const RATE_LIMIT_PERIODS: Readonly<Record<string, number>> =
+  import.meta.env.PLATFORM_RATE_LIMIT_PERIODS ?? {};

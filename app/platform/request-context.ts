@@ -25,6 +25,11 @@ export type RequestPlatform = {
    * error of the request (nobody else would see it).
    */
   waitUntil(promise: Promise<unknown>): void;
+  /**
+   * Set when this request's write was refused for its client's limit (limits/write-limits.server.ts): the
+   * Worker sends it as `Retry-After` with the answer.
+   */
+  retryAfterSeconds?: number;
 };
 
 export const requestPlatform = createContext<RequestPlatform>();

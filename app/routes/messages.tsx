@@ -12,6 +12,7 @@ import { REQUEST_BODY_TIMEOUT_MS } from "../platform/constants";
 import { openVisitorD1Session } from "../platform/d1-session.server";
 import { recordServerError } from "../platform/errors/server-error.server";
 import { readFormData } from "../platform/http/form-data.server";
+import { isWriteLimited } from "../platform/limits/write-limited";
 import { purgePages } from "../platform/page-cache/purge.server";
 import { getRequestPlatform } from "../platform/request-context";
 import type { Route } from "./+types/messages";
@@ -124,8 +125,23 @@ function reportErrors(errors: MessageErrors, setStatus: (status: Status) => void
   if (fields[0]) document.getElementById(FIELD_IDS[fields[0]])?.focus();
 }
 
+/**
+ * The action's answer as the form shows it. Too many posts from this client: the platform answered 429
+ * before the action ran (app/platform/limits/write-limits.server.ts), with the posted fields and when to
+ * send again; the posted id stays (nothing was stored under it).
+ */
+function actionResult(actionData: unknown): ActionResult | undefined {
+  if (!isWriteLimited(actionData)) return actionData as ActionResult | undefined;
+  const { name = "", text = "", submissionId } = actionData.values;
+  return {
+    formError: actionData.writeLimited.message,
+    values: { name, text },
+    submissionId: isSubmissionId(submissionId) ? submissionId : undefined,
+  };
+}
+
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
-  const result = actionData as ActionResult | undefined;
+  const result = actionResult(actionData);
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formAction === "/messages";
   const [browserErrors, setBrowserErrors] = useState<MessageErrors | undefined>();

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
-import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
+import { FIXTURE_BUILD_DIRECTORY, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
 import { freePort } from "../support/free-port.ts";
 import type { IngestStandIn } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
@@ -25,6 +25,8 @@ beforeAll(async () => {
       // Everything else is traced: the tunnel must still send nothing of its own.
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },
+    // Hundreds of envelopes: the limit has its own server below.
+    rateLimits: UNLIMITED_FOR_TESTS,
   }));
 });
 
@@ -81,6 +83,15 @@ describe("forwarding", () => {
     },
   );
 
+  test("a same-origin post from the browser is forwarded (Origin and Sec-Fetch-Site say so)", async () => {
+    const response = await post(`/monitoring?${QUERY}`, envelope(), {
+      Origin: app.url.origin,
+      "Sec-Fetch-Site": "same-origin",
+    });
+    expect(response.status).toBe(200);
+    await ingest.waitFor(1);
+  });
+
   test("a tunnel request is not itself traced or reported: only the envelope arrives", async () => {
     await post(`/monitoring?${QUERY}`, envelope());
     await post(`/monitoring?${QUERY}`, bytes(Buffer.from("not an envelope")));
@@ -128,6 +139,21 @@ describe("forwarding", () => {
 });
 
 describe("refusals (nothing is forwarded)", () => {
+  test.each([
+    ["a foreign Origin", { Origin: "https://evil.example" }],
+    ["Origin: null", { Origin: "null" }],
+    [
+      "a foreign Origin, whatever Sec-Fetch-Site says",
+      { Origin: "https://evil.example", "Sec-Fetch-Site": "same-origin" },
+    ],
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site", { "Sec-Fetch-Site": "same-site" }],
+  ])("a browser's cross-site post (%s) answers 403 before anything is read", async (_, headers) => {
+    const response = await post(`/monitoring?${QUERY}`, envelope(), headers);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toBe("Forbidden: this request comes from another site.");
+  });
+
   test.each(["GET", "PUT", "DELETE"])("%s answers 405 with Allow: POST", async (method) => {
     const response = await fetch(new URL(`/monitoring?${QUERY}`, app.url), { method });
     expect(response.status).toBe(405);
@@ -159,6 +185,18 @@ describe("refusals (nothing is forwarded)", () => {
     ["an empty body", Buffer.alloc(0)],
     ["a header that is not JSON", Buffer.from("not json\n{}")],
     ["a header that is an array", Buffer.from("[1,2]\n{}")],
+    [
+      "a header repeating dsn",
+      Buffer.from(`{"dsn":${JSON.stringify(DSN)},"dsn":"https://k@o1.ingest.sentry.io/1"}\n{}`),
+    ],
+    [
+      "a header repeating dsn, the repeat escaped",
+      Buffer.from(`{"dsn":${JSON.stringify(DSN)},"\\u0064sn":"x"}\n{}`),
+    ],
+    [
+      "a header repeating event_id",
+      Buffer.from(`{"dsn":${JSON.stringify(DSN)},"event_id":"a","event_id":"b"}\n{}`),
+    ],
     [
       "a header that is not UTF-8",
       Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),

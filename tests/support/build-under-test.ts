@@ -10,6 +10,13 @@ export const FIXTURE_BUILD_DIRECTORY = resolve(import.meta.dirname, "../../build
 /** The variables the test suites run with: the reference failure routes are mounted. */
 export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
 
+/**
+ * Rate limits for suites that are not about limits (give as serveBuild's `rateLimits`): they send far more
+ * than a visitor would, and all from this machine's one address (the local server's CF-Connecting-IP).
+ * Suites about the limits, and the rest, run with wrangler.toml's own.
+ */
+export const UNLIMITED_FOR_TESTS = { MONITORING_RATE_LIMIT: 1_000_000, WRITE_RATE_LIMIT: 1_000_000 } as const;
+
 /** How many messages the served Worker's D1 database holds (tests assert that refusals store nothing). */
 export async function storedMessageCount(served: ServedBuild): Promise<number> {
   const db = await served.miniflare.getD1Database("DB");

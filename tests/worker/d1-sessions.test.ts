@@ -1,7 +1,7 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
+import { storedMessageCount, TEST_VARS, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
 
 // Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.
@@ -12,7 +12,13 @@ let app: ServedBuild;
 
 beforeAll(async () => {
   // edge-app.example stands for the production host in the https test (the host guard refuses names it is not told about).
-  app = await serveBuild({ vars: TEST_VARS, onLog: () => {}, allowedHosts: ["edge-app.example"] });
+  // Many posts in a few seconds: this suite is about sessions, not the limit (write-limits.test.ts).
+  app = await serveBuild({
+    vars: TEST_VARS,
+    onLog: () => {},
+    allowedHosts: ["edge-app.example"],
+    rateLimits: UNLIMITED_FOR_TESTS,
+  });
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount } from "../support/build-under-test.ts";
+import { storedMessageCount, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
@@ -20,6 +20,7 @@ beforeAll(async () => {
   // Tracing off, so whatever reaches the stand-in was forwarded by the tunnel or is an error report.
   ({ app, ingest } = await serveWithIngest({
     vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
+    rateLimits: UNLIMITED_FOR_TESTS,
     onLog: (log) => log.level === "error" && errorLogs.push(log),
   }));
 });

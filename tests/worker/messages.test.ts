@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
+import { storedMessageCount, TEST_VARS, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS, onLog: () => {} });
+  // Many posts in a few seconds: this suite is about the form, not the limit (write-limits.test.ts).
+  app = await serveBuild({ vars: TEST_VARS, onLog: () => {}, rateLimits: UNLIMITED_FOR_TESTS });
 });
 
 afterAll(async () => {
@@ -382,12 +383,15 @@ describe("docs/contract.md C6: same-origin actions only, refused before any acti
     expect(response.status).toBe(303);
   });
 
-  test("the /monitoring tunnel is not an action: its own rules apply (404 here, reporting off)", async () => {
+  test("the /monitoring tunnel is behind the same gate: refused 403, reporting off or on", async () => {
     const response = await fetch(new URL("/monitoring", app.url), {
       method: "POST",
       body: "{}",
       headers: { Origin: "https://evil.example" },
     });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(403);
+    // Same-site, the tunnel's own rules apply: it does not exist with reporting off.
+    const own = await fetch(new URL("/monitoring", app.url), { method: "POST", body: "{}" });
+    expect(own.status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import { compressed } from "./compression.ts";
  * A request reaches the app only when it is well formed, its `Host` header names one host and both that
  * host and the URL's are hosts this server answers (DNS rebinding). Miniflare's own request headers
  * (`MF-*`) are dropped: they mean nothing to the app, and nothing behind the guard may act on a client's.
+ * `CF-Connecting-IP` is set as Cloudflare sets it.
  * Answers leave compressed as Cloudflare would send them (compression.ts).
  */
 export default {
@@ -26,11 +27,21 @@ export default {
     for (const name of [...forwarded.headers.keys()]) {
       if (name.startsWith("mf-")) forwarded.headers.delete(name);
     }
+    // The client's address, as Cloudflare states it to the Worker (the per-client limits key on it), replacing
+    // whatever the client sent, as Cloudflare does. workerd does not tell a Worker behind a direct socket who
+    // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
+    // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
+    forwarded.headers.set("CF-Connecting-IP", env.CLIENT_ADDRESS);
     return compressed(request, await env.APP.fetch(forwarded));
   },
 } satisfies ExportedHandler<HostGuardEnv>;
 
-export type HostGuardEnv = { APP: Fetcher; ALLOWED_HOSTS: readonly string[] };
+export type HostGuardEnv = {
+  APP: Fetcher;
+  ALLOWED_HOSTS: readonly string[];
+  /** The loopback address the served socket listens on: every client's address (see fetch). */
+  CLIENT_ADDRESS: string;
+};
 
 /**
  * The hostname of a `Host` header that names one host (and port), as a URL spells it; undefined for

@@ -36,6 +36,12 @@ export type ServeBuildOptions = {
    * them from LOCAL_ALLOWED_HOSTS.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Tests only: a limit for named Rate Limiting bindings in place of the deploy configuration's (suites that
+   * send far more than one visitor would, all from this machine's one address). The period stays as
+   * configured: the Worker's Retry-After was built from it.
+   */
+  rateLimits?: Readonly<Record<string, number>>;
 };
 
 export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
@@ -52,6 +58,7 @@ export async function serveBuild({
   buildDirectory = DEFAULT_BUILD_DIRECTORY,
   inspectorPort,
   allowedHosts = [],
+  rateLimits = {},
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // Unknown outside this process: see hostGuard.
   const appWorkerName = `app-${randomUUID()}`;
@@ -76,6 +83,7 @@ export async function serveBuild({
         modules: await builtModules(serverDirectory),
         // wrangler types the bindings as unknown; they are the config's `vars` (a plain record).
         bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...vars },
+        ratelimits: withLimits(workerOptions.ratelimits as RateLimitOptions | undefined, rateLimits),
       },
       // The same runtime version as the app; wrangler types the option loosely.
       await hostGuard(
@@ -128,17 +136,22 @@ async function hostGuard(
     compatibilityDate,
     // node:zlib, for compression.ts.
     compatibilityFlags: ["nodejs_compat"],
-    unsafeDirectSockets: [{ host: "127.0.0.1", port }],
+    unsafeDirectSockets: [{ host: SERVED_ADDRESS, port }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
     serviceBindings: { APP: appWorkerName },
-    bindings: { ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()) },
+    bindings: {
+      ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
+      CLIENT_ADDRESS: SERVED_ADDRESS,
+    },
     modulesRoot: PLATFORM_DIR,
     modules: await Promise.all(HOST_GUARD_MODULES.map(javaScriptModule)),
   };
 }
 
 const HOST_GUARD_NAME = "local-host-guard";
+/** The only address the served socket listens on: loopback, so only this machine can connect. */
+const SERVED_ADDRESS = "127.0.0.1";
 const PLATFORM_DIR = resolve(import.meta.dirname, "..");
 /** The guard and what it imports, entry first: the same modules the rest of the platform uses. */
 const HOST_GUARD_MODULES = [
@@ -153,6 +166,26 @@ async function javaScriptModule(path: string) {
   const source = await readFile(join(PLATFORM_DIR, path), "utf8");
   const { code } = await transformWithOxc(source, path, { lang: "ts" });
   return { type: "ESModule" as const, path: join(PLATFORM_DIR, path), contents: code };
+}
+
+/** Miniflare's Rate Limiting bindings, by name (wrangler types the option as unknown). */
+type RateLimitOptions = Record<string, { namespace_id: string; simple: { limit: number; period?: 10 | 60 } }>;
+
+/** The deploy configuration's Rate Limiting bindings, with the limits given in place of theirs. */
+function withLimits(
+  configured: RateLimitOptions | undefined,
+  limits: Readonly<Record<string, number>>,
+): RateLimitOptions | undefined {
+  if (!configured) return configured;
+  for (const name of Object.keys(limits)) {
+    if (!(name in configured)) throw new Error(`serveBuild: no Rate Limiting binding named ${name}`);
+  }
+  return Object.fromEntries(
+    Object.entries(configured).map(([name, binding]) => [
+      name,
+      { ...binding, simple: { ...binding.simple, limit: limits[name] ?? binding.simple.limit } },
+    ]),
+  );
 }
 
 /** The built Worker's ES modules, entry first (code split by dynamic imports lives in assets/). */

@@ -9,6 +9,7 @@ import type { AppUnderBuild } from "./app-under-build.ts";
 import { firstLoadModules } from "./first-load.ts";
 import { inlineStylesheetsModule } from "./inline-stylesheets.ts";
 import { PLATFORM_LINKS_MODULE, usesPlatformLinks } from "./platform-links.ts";
+import { deployedRateLimits, rateLimitPeriods } from "./rate-limits.ts";
 import {
   DEBUG_ID_PLACEHOLDER,
   DEBUG_ID_SNIPPET,
@@ -86,6 +87,10 @@ function platformConfig(app: AppUnderBuild): Plugin {
             workerConfig(app).assets.run_worker_first,
           ),
           "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(app.EXTRA_ACTION_ORIGINS),
+          // What a client over a limit is told to wait: the binding's period, read from wrangler.toml.
+          "import.meta.env.PLATFORM_RATE_LIMIT_PERIODS": JSON.stringify(
+            rateLimitPeriods(deployedRateLimits()),
+          ),
         },
       };
     },

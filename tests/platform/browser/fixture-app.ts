@@ -1,6 +1,6 @@
 import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { test as base } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS, UNLIMITED_FOR_TESTS } from "../../support/build-under-test.ts";
 
 export {
   dataRequests,
@@ -21,7 +21,12 @@ export const test = base.extend<object, { fixtureApp: ServedBuild }>({
   fixtureApp: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
     async ({}, use) => {
-      const app = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY, vars: TEST_VARS });
+      // One server for a Playwright worker's every test: far more posts than one visitor's.
+      const app = await serveBuild({
+        buildDirectory: FIXTURE_BUILD_DIRECTORY,
+        vars: TEST_VARS,
+        rateLimits: UNLIMITED_FOR_TESTS,
+      });
       await use(app);
       await app.close();
     },
