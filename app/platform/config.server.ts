@@ -122,7 +122,9 @@ function isExactOrigin(value: string): boolean {
   try {
     const url = new URL(value);
     const secure = url.protocol === "https:" || loopbackOrigin(value) !== undefined;
-    return secure && url.origin === value;
+    // A host name or an IP literal; the URL parser also takes `*`, which is no origin of anyone's.
+    const host = /^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname);
+    return secure && host && url.origin === value;
   } catch {
     return false;
   }

@@ -39,6 +39,7 @@ describe("defaults: every variable may be missing or empty", () => {
       release: undefined,
       tracesSampleRate: 0.1,
       ingestTestOrigin: undefined,
+      tracePropagationOrigins: [],
       tunnel: { maxBytes: MONITORING_TUNNEL_MAX_BYTES, timeoutMs: MONITORING_TUNNEL_TIMEOUT_MS },
     });
   });
@@ -66,10 +67,12 @@ describe("defaults: every variable may be missing or empty", () => {
       SENTRY_TUNNEL_MAX_BYTES: "2048",
       SENTRY_TUNNEL_TIMEOUT_MS: "500",
       SENTRY_INGEST_TEST_ORIGIN: "http://127.0.0.1:9000",
+      SENTRY_TRACE_PROPAGATION_ORIGINS: "https://api.example.com, http://127.0.0.1:9001",
     });
     expect(config.failureRoutes).toBe(true);
     expect(config.monitoring).toMatchObject({
       tracesSampleRate: 1,
+      tracePropagationOrigins: ["https://api.example.com", "http://127.0.0.1:9001"],
       ingestTestOrigin: "http://127.0.0.1:9000",
       tunnel: { maxBytes: 2048, timeoutMs: 500 },
     });
@@ -97,6 +100,17 @@ describe("an invalid value is refused with the variable's name, never replaced b
     [{ SENTRY_DSN: 42 }, "SENTRY_DSN must be a string"],
   ])("%j", (variables, message) => {
     expect(problem(variables)).toContain(message);
+  });
+
+  test.each([
+    "api.example.com",
+    "https://api.example.com/v1",
+    "http://api.example.com",
+    "https://*.example.com",
+  ])("SENTRY_TRACE_PROPAGATION_ORIGINS %j", (origins) => {
+    expect(problem({ SENTRY_TRACE_PROPAGATION_ORIGINS: origins })).toContain(
+      "SENTRY_TRACE_PROPAGATION_ORIGINS must be origins separated by commas",
+    );
   });
 
   test("every invalid variable is named at once", () => {

@@ -180,3 +180,76 @@ test("a thrown redirect produces no error event", async ({ page }) => {
   await page.waitForTimeout(1_500);
   expect(receivedEvents(ingest.received)).toEqual([]);
 });
+
+type ErrorEvent = {
+  transaction?: string;
+  exception?: { values?: { type?: string; value?: string; mechanism?: { handled?: boolean } }[] };
+};
+
+test("a route's meta that throws on a client navigation: the client-side error page, reported once with its component stack", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/this route's meta export throws/);
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  ingest.received.length = 0;
+
+  await navigateWithRouter(page, "/failures/meta");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
+  await expect(page).toHaveTitle("Application error");
+  await expect(page.getByText("Application Error!")).toHaveCount(0);
+
+  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const [event, ...others] = receivedEvents(ingest.received) as ErrorEvent[];
+  expect(others).toEqual([]);
+  const values = event?.exception?.values ?? [];
+  expect(values.at(-1)?.value).toContain("this route's meta export throws");
+  expect(values.at(-1)?.mechanism?.handled).toBe(false);
+  // The component stack, as Sentry's React integration attaches it: the error's cause.
+  expect(values.some((value) => value.type?.startsWith("React ErrorBoundary"))).toBe(true);
+
+  // The next page renders as usual: the failure belonged to that page only.
+  await navigateWithRouter(page, "/now");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await expect(page).not.toHaveTitle("Application error");
+});
+
+test("a traced document's page load continues the server's trace: one trace per visit", async ({ page }) => {
+  await page.goto(url("/now"));
+  const serverTrace = await page.locator('meta[name="sentry-trace"]').getAttribute("content");
+  const traceId = serverTrace?.split("-")[0];
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  await waitForTransaction("/now");
+  const trace = (name: string) =>
+    (
+      receivedTransactions(ingest.received) as {
+        transaction?: string;
+        contexts?: { trace?: { trace_id?: string } };
+      }[]
+    )
+      .filter((transaction) => transaction.transaction === name)
+      .map((transaction) => transaction.contexts?.trace?.trace_id);
+  expect(trace("/now")).toEqual([traceId]);
+  await expect.poll(() => trace("GET /now"), { timeout: 15_000 }).toEqual([traceId]);
+});
+
+test("a navigation's trace headers carry no URL or query value", async ({ page }) => {
+  const baggage: string[] = [];
+  page.on("request", async (request) => {
+    if (new URL(request.url()).pathname.endsWith(".data"))
+      baggage.push((await request.allHeaders()).baggage ?? "");
+  });
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+  await navigateWithRouter(page, "/now?email=someone%40example.com&token=s3cret");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  // The navigation's own request carries the trace (the platform's prefetches of the same URL may not).
+  await expect
+    .poll(() => baggage.filter((header) => header.includes("sentry-trace_id=")).length, { timeout: 5_000 })
+    .toBeGreaterThan(0);
+  for (const header of baggage) expect(header).not.toMatch(/email|someone|token|s3cret|%3F|\?/);
+});
