@@ -3,11 +3,13 @@ import { type ServedBuild, serveBuild } from "../../app/platform/local-server/se
 import { measureFirstLoad } from "../support/first-load.ts";
 
 /**
- * At most 110 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
+ * At most 111 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
  * every page needs sits in one chunk (app/platform/vite/first-load.ts), which compresses better than
- * six. docs/PERFORMANCE.md says where the bytes go.
+ * six. docs/PERFORMANCE.md says where the bytes go. The last KiB holds what reports a browser failure
+ * outside React Router's route boundaries (React's error callbacks, the document's own boundary): the
+ * Next.js 16 anchor loads about 139 KB for the same page.
  */
-const FIRST_LOAD_BUDGET_BYTES = 110 * 1024;
+const FIRST_LOAD_BUDGET_BYTES = 111 * 1024;
 /*
  * The budget holds the debug ID each first-load file registers so Sentry can read its stacks
  * (docs/decisions/009-source-maps.md, about 92 bytes gzip per file): the root route's module joined the
@@ -25,7 +27,7 @@ afterAll(async () => {
 });
 
 describe("first-load JavaScript budget", () => {
-  test("/ loads at most 110 KiB of JavaScript (gzip -9), debug IDs included: scripts, modulepreloads and inline scripts", async () => {
+  test("/ loads at most 111 KiB of JavaScript (gzip -9), debug IDs included: scripts, modulepreloads and inline scripts", async () => {
     const firstLoad = await measureFirstLoad(app.url, "/");
     expect(firstLoad.files.length).toBeGreaterThan(3);
     expect(firstLoad.gzipBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);

@@ -57,23 +57,21 @@ type ReactErrorInfo = { componentStack?: string | undefined };
  * as React would without these callbacks: the client-side error page sends the visitor there.
  */
 export const reactErrorCallbacks = {
-  onCaughtError(error: unknown, info: ReactErrorInfo) {
-    console.error(error);
-    // After the boundary's own componentDidCatch (React calls this first): a route's boundary and the
-    // document's report the error as the page's failure, which this must not repeat as a handled one.
-    queueMicrotask(() => {
-      if (!isControlFlow(error)) report(error, { handled: true, componentStack: info.componentStack });
-    });
-  },
-  onUncaughtError(error: unknown, info: ReactErrorInfo) {
-    console.error(error);
-    report(error, { handled: false, componentStack: info.componentStack });
-  },
-  onRecoverableError(error: unknown, info: ReactErrorInfo) {
-    console.error(error);
-    report(error, { handled: true, componentStack: info.componentStack });
-  },
+  // Deferred: React calls it before the boundary's own componentDidCatch, and a route's boundary and the
+  // document's report the error as the page's failure, which this must not repeat as a handled one.
+  onCaughtError: reactErrorCallback(true, true),
+  onUncaughtError: reactErrorCallback(false),
+  onRecoverableError: reactErrorCallback(true),
 };
+
+function reactErrorCallback(handled: boolean, deferred?: boolean) {
+  return (error: unknown, { componentStack }: ReactErrorInfo) => {
+    console.error(error);
+    const send = () => isControlFlow(error) || report(error, { handled, componentStack });
+    if (deferred) queueMicrotask(send);
+    else send();
+  };
+}
 
 function report(error: unknown, details: BrowserErrorDetails): void {
   if (typeof error === "object" && error !== null) {

@@ -109,7 +109,10 @@ test("a client error is reported once, through /monitoring", async ({ page, page
   expect(tunnelled.every((path) => path === TUNNEL)).toBe(true);
 });
 
-test("an error thrown before the SDK loads is buffered and reported", async ({ page, pageProblems }) => {
+test("an error thrown before the SDK loads is buffered, reported, and joins the page load with its route", async ({
+  page,
+  pageProblems,
+}) => {
   pageProblems.expect(/early failure before the SDK/);
   // Thrown before the load event; the SDK is only imported after it, when the browser is idle.
   await page.addInitScript(() => {
@@ -123,6 +126,15 @@ test("an error thrown before the SDK loads is buffered and reported", async ({ p
   await expect
     .poll(() => JSON.stringify(receivedEvents(ingest.received)), { timeout: 15_000 })
     .toContain("early failure before the SDK");
+  await waitForTransaction("/now");
+  const [event] = receivedEvents(ingest.received) as (ErrorEvent & {
+    contexts?: { trace?: { trace_id?: string } };
+  })[];
+  const pageLoad = browserTransactions().find(
+    (transaction) => transaction.contexts?.trace?.op === "pageload",
+  ) as { contexts?: { trace?: { trace_id?: string } } } | undefined;
+  expect(event?.transaction).toBe("/now");
+  expect(event?.contexts?.trace?.trace_id).toBe(pageLoad?.contexts?.trace?.trace_id);
 });
 
 test("a server error is reported once, by the server, with the digest on the page", async ({
@@ -252,4 +264,21 @@ test("a navigation's trace headers carry no URL or query value", async ({ page }
     .poll(() => baggage.filter((header) => header.includes("sentry-trace_id=")).length, { timeout: 5_000 })
     .toBeGreaterThan(0);
   for (const header of baggage) expect(header).not.toMatch(/email|someone|token|s3cret|%3F|\?/);
+});
+
+test("a hydration mismatch React recovers from is reported once, as handled, with its component stack", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Minified React error #418|Hydration failed/);
+  await page.goto(url("/failures/hydration"));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rendered in the browser");
+  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await waitForTransaction("/failures/hydration");
+  await page.waitForTimeout(500);
+  const [event, ...others] = receivedEvents(ingest.received) as ErrorEvent[];
+  expect(others).toEqual([]);
+  const values = event?.exception?.values ?? [];
+  expect(values.at(-1)?.mechanism?.handled).toBe(true);
+  expect(values.some((value) => value.type?.startsWith("React ErrorBoundary"))).toBe(true);
 });
