@@ -50,7 +50,7 @@ export function installNavigationPlatform(next: RouterInternals, announcerRegion
   nativeFetch = interceptFetch(
     pageDataFetch({ router: next.router, queue, cache: dataCache, staleTimeOf: staticStaleTime }),
   );
-  nextNavigation = trackLatestNavigation();
+  nextNavigation = trackLatestNavigation(next.router);
   interceptNavigate(next.router, gateOnRouteCode(queue, plan, importModules, nextNavigation));
   if (!savesData()) {
     new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();

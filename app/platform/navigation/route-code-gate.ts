@@ -1,10 +1,10 @@
-import { createPath, type To } from "react-router";
+import { createPath, type DataRouter, type To } from "react-router";
 import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
 import { loadStyle, preloadModule } from "../prefetch/preload";
 import { navigateFully } from "./full-navigation";
 import type { RoutePlan } from "./prefetch-plan";
-import type { Navigate } from "./react-router-adapter";
+import { type Navigate, onSubmission } from "./react-router-adapter";
 
 /**
  * Runs the target's route modules and hands them to React Router (react-router-adapter.ts,
@@ -13,17 +13,19 @@ import type { Navigate } from "./react-router-adapter";
 export type ImportRouteModules = (target: URL) => Promise<void>;
 
 /**
- * The visitor's latest choice of where to go: each navigation asked of the router, and each Back/forward
- * (a popstate: React Router starts those itself, never through the gate), supersedes the one before.
+ * The visitor's latest choice of where to go: each navigation asked of the router, each Back/forward (a
+ * popstate: React Router starts those itself, never through the gate) and each form submission (which may
+ * not come through the gate either, react-router-adapter.ts) supersedes the one before.
  * A navigation still waiting for its route code has not reached React Router, which therefore cannot
  * cancel it as it cancels its own: the gate drops it itself when its signal aborts.
  */
 export type NextNavigation = () => AbortSignal;
 
 /** Installed once, with the gate. */
-export function trackLatestNavigation(): NextNavigation {
+export function trackLatestNavigation(router: DataRouter): NextNavigation {
   let latest: AbortController | undefined;
   window.addEventListener("popstate", () => latest?.abort());
+  onSubmission(router, () => latest?.abort());
   return function nextNavigation(): AbortSignal {
     latest?.abort();
     latest = new AbortController();

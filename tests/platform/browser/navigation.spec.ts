@@ -252,6 +252,51 @@ test.describe("the click the visitor made last wins while route code loads (docs
     expect(new URL(page.url()).pathname).toBe("/now");
     expect(await isSameDocument(page)).toBe(true);
   });
+
+  test("a form submitted while a link's code loads: the submission's page, and the link never follows", async ({
+    page,
+  }) => {
+    const GLOSSARY_MODULE = /^\/assets\/glossary-[\w-]{8}\.js$/;
+    const hold = await holdRequests(page, (path) => GLOSSARY_MODULE.test(path));
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await markDocument(page);
+    const documents = documentRequests(page);
+    const submissionId = await page.locator("input[name=submissionId]").inputValue();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).click();
+    await expect.poll(() => hold.held.length).toBeGreaterThan(0);
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByLabel("Message").fill("Hello");
+    await page.getByRole("button", { name: "Post message" }).click();
+    // The action's redirect back to /messages renders the form again, with a new id.
+    await expect(page.locator("input[name=submissionId]")).not.toHaveValue(submissionId);
+    while (hold.held.length > 0) await hold.release();
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Messages");
+    expect(new URL(page.url()).pathname).toBe("/messages");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
+
+  test("a refresh while a link's code loads is no new choice of page: the link still follows", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsCode(page);
+    const documents = documentRequests(page);
+    // As useRevalidator() or useAppRouter().refresh() do; React Router lets a pending navigation go on
+    // through a revalidation too.
+    await page.evaluate(async () => {
+      const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
+        .__reactRouterDataRouter;
+      await router.revalidate();
+    });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    while (hold.held.length > 0) await hold.release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+    expect(new URL(page.url()).pathname).toBe("/items/nrt");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
 });
 
 test.describe("route loading time-out (docs/contract.md C4)", () => {
