@@ -14,6 +14,7 @@ import {
   cancelledByRouter,
   interceptNavigate,
   isAppDataResponse,
+  onSubmission,
   opensLikePageData,
   pageDataPath,
   routeAssets,
@@ -235,6 +236,37 @@ describe("React Router assumptions of the navigation adapter", () => {
     await router.navigate("/about", { replace: true });
     expect(seen).toEqual([["/about", true]]);
     expect(router.state.location.pathname).toBe("/about");
+  });
+
+  test("useSubmit calls the router.navigate it rendered with", async () => {
+    // useSubmit reads router.navigate as it renders, so a form rendered before interceptNavigate goes
+    // around it; what onSubmission relies on instead is that the router's state shows each submission once.
+    const { useSubmit } = await import("react-router");
+    expect(useSubmit.toString()).toMatch(/let routerNavigate = router\.navigate;/);
+    const router = createMemoryRouter(
+      [
+        {
+          id: "root",
+          path: "/",
+          loader: () => null,
+          children: [
+            { id: "routes/home", index: true, loader: () => null },
+            { id: "routes/about", path: "about", loader: () => null, action: () => ({ ok: true }) },
+          ],
+        },
+      ],
+      { initialEntries: ["/"], hydrationData: { loaderData: { root: {}, "routes/home": {} } } },
+    );
+    let submissions = 0;
+    onSubmission(router, () => submissions++);
+    await router.navigate("/about", { formMethod: "post", formData: new FormData() });
+    expect(submissions).toBe(1);
+    await router.navigate("/");
+    expect(submissions).toBe(1);
+    await router.navigate("/about", { formMethod: "get", formData: new FormData() });
+    expect(submissions).toBe(2);
+    await router.revalidate();
+    expect(submissions).toBe(2);
   });
 
   test("the framework contexts the hydration hook reads are exported", () => {

@@ -16,7 +16,12 @@ import {
   type RouterInternals,
 } from "./react-router-adapter";
 import { RouteAnnouncer } from "./route-announcer";
-import { gateOnRouteCode, routeCodeLoaded } from "./route-code-gate";
+import {
+  gateOnRouteCode,
+  type NextNavigation,
+  routeCodeLoaded,
+  trackLatestNavigation,
+} from "./route-code-gate";
 
 /**
  * docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
@@ -35,6 +40,7 @@ const dataCache = new PageDataCache();
 let internals: RouterInternals | undefined;
 let announcer: RouteAnnouncer | undefined;
 let nativeFetch: typeof fetch = (...args) => fetch(...args);
+let nextNavigation: NextNavigation | undefined;
 
 /** Called once, by navigation-client.ts, as the app hydrates. */
 export function installNavigationPlatform(next: RouterInternals, announcerRegionId: string): void {
@@ -44,7 +50,8 @@ export function installNavigationPlatform(next: RouterInternals, announcerRegion
   nativeFetch = interceptFetch(
     pageDataFetch({ router: next.router, queue, cache: dataCache, staleTimeOf: staticStaleTime }),
   );
-  interceptNavigate(next.router, gateOnRouteCode(queue, plan, importModules));
+  nextNavigation = trackLatestNavigation(next.router);
+  interceptNavigate(next.router, gateOnRouteCode(queue, plan, importModules, nextNavigation));
   if (!savesData()) {
     new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
   }
@@ -81,10 +88,16 @@ export function prefetchPage(href: string, ahead = false): void {
 
 /**
  * For a navigation that started before the platform was installed (navigation-client.ts held it): its
- * route code is loaded first, as for any other. The hold does not see `replace`: a fallback pushes.
+ * route code is loaded first, as for any other, and it counts as the visitor's choice made now. Resolves
+ * once it may go ahead. One superseded meanwhile never settles: React Router's instrumentation runs the
+ * held navigation as soon as its hook returns, so not returning is the only way to drop it. The hold does
+ * not see `replace`: a fallback pushes.
  */
-export function routeCodeLoadedFor(to: string | number): Promise<void> {
-  return routeCodeLoaded(queue, plan, to, "push", importModules);
+export async function routeCodeLoadedFor(to: string | number): Promise<void> {
+  const superseded = nextNavigation?.() ?? new AbortController().signal;
+  if (!(await routeCodeLoaded(queue, plan, to, "push", importModules, superseded))) {
+    await new Promise<never>(() => {});
+  }
 }
 
 function importModules(target: URL): Promise<void> {

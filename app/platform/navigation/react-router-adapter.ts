@@ -92,6 +92,26 @@ export function interceptNavigate(
 }
 
 /**
+ * Calls `listener` as React Router starts each form submission that navigates, whichever `navigate` it
+ * went through. Assumption "useSubmit calls the router.navigate it rendered with": a `<Form>` rendered
+ * before `interceptNavigate` (the first page's, until it renders again) submits around the interceptor;
+ * the router's state still shows the submission, as a new navigation carrying its form method and
+ * payload (kept through the loading after an action, so one submission is seen once). Tested in
+ * tests/unit/react-router-assumptions.test.ts and, in the browser, by
+ * tests/platform/browser/navigation.spec.ts, "a form submitted while a link's code loads".
+ */
+export function onSubmission(router: DataRouter, listener: () => void): void {
+  let seen: unknown;
+  router.subscribe(({ navigation }) => {
+    if (navigation.state === "idle" || !navigation.formMethod) return;
+    const payload = navigation.formData ?? navigation.json ?? navigation.text;
+    if (payload === seen) return;
+    seen = payload;
+    listener();
+  });
+}
+
+/**
  * Puts `intercept` in front of the page's `fetch`, with the original to call on. Assumption "single fetch
  * requests page data through the global fetch, looked up at call time" (tested in the browser by
  * tests/platform/browser/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").

@@ -175,6 +175,130 @@ test.describe("the click the visitor made last wins: a superseded navigation is 
   });
 });
 
+test.describe("the click the visitor made last wins while route code loads (docs/contract.md C4)", () => {
+  const ITEM_MODULE = /^\/assets\/item-[^/]+\.js$/;
+
+  /**
+   * On /items (reached client-side from /now), a click on Tokyo whose route module is held: the navigation
+   * waits in the route-code gate, React Router has not started it.
+   */
+  async function clickTokyoAndHoldItsCode(page: Page) {
+    await page.goto("/now");
+    await waitForHydration(page);
+    const hold = await holdRequests(page, (path) => ITEM_MODULE.test(path));
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Items" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    await markDocument(page);
+    await page.getByRole("link", { name: "Tokyo" }).click();
+    await expect.poll(() => hold.held.length).toBeGreaterThan(0);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    return hold;
+  }
+
+  /** Every document request from now on (a full navigation makes one). */
+  function documentRequests(page: Page): string[] {
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest()) requests.push(request.url());
+    });
+    return requests;
+  }
+
+  test("a second click whose code is ready: the second page, and the first never follows", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsCode(page);
+    const documents = documentRequests(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Now" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    while (hold.held.length > 0) await hold.release();
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    expect(new URL(page.url()).pathname).toBe("/now");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
+
+  test("the Back button while the first page's code loads: the previous page, and the first never follows", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsCode(page);
+    const documents = documentRequests(page);
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    while (hold.held.length > 0) await hold.release();
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    expect(new URL(page.url()).pathname).toBe("/now");
+    expect(await isSameDocument(page)).toBe(true);
+    // Tokyo never became a history entry: forward is /items again.
+    await page.goForward();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
+
+  test("the first page's code slower than 3.8 s after a second click: no full navigation to the first", async ({
+    page,
+  }) => {
+    await clickTokyoAndHoldItsCode(page);
+    const documents = documentRequests(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Now" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    // Past the route-loading time-out of the click on Tokyo, its code still held.
+    await page.waitForTimeout(4_500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    expect(documents).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe("/now");
+    expect(await isSameDocument(page)).toBe(true);
+  });
+
+  test("a form submitted while a link's code loads: the submission's page, and the link never follows", async ({
+    page,
+  }) => {
+    const GLOSSARY_MODULE = /^\/assets\/glossary-[\w-]{8}\.js$/;
+    const hold = await holdRequests(page, (path) => GLOSSARY_MODULE.test(path));
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await markDocument(page);
+    const documents = documentRequests(page);
+    const submissionId = await page.locator("input[name=submissionId]").inputValue();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).click();
+    await expect.poll(() => hold.held.length).toBeGreaterThan(0);
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByLabel("Message").fill("Hello");
+    await page.getByRole("button", { name: "Post message" }).click();
+    // The action's redirect back to /messages renders the form again, with a new id.
+    await expect(page.locator("input[name=submissionId]")).not.toHaveValue(submissionId);
+    while (hold.held.length > 0) await hold.release();
+    await page.waitForTimeout(500);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Messages");
+    expect(new URL(page.url()).pathname).toBe("/messages");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
+
+  test("a refresh while a link's code loads is no new choice of page: the link still follows", async ({
+    page,
+  }) => {
+    const hold = await clickTokyoAndHoldItsCode(page);
+    const documents = documentRequests(page);
+    // As useRevalidator() or useAppRouter().refresh() do; React Router lets a pending navigation go on
+    // through a revalidation too.
+    await page.evaluate(async () => {
+      const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
+        .__reactRouterDataRouter;
+      await router.revalidate();
+    });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
+    while (hold.held.length > 0) await hold.release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+    expect(new URL(page.url()).pathname).toBe("/items/nrt");
+    expect(await isSameDocument(page)).toBe(true);
+    expect(documents).toEqual([]);
+  });
+});
+
 test.describe("route loading time-out (docs/contract.md C4)", () => {
   const ITEM_MODULE = /\/assets\/item-[^/]+\.js$/;
 
