@@ -1,9 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { convertV4MiniflareOptions, Miniflare, type WorkerdStructuredLog } from "miniflare";
+import {
+  convertV4MiniflareOptions,
+  Miniflare,
+  type Request as MiniflareRequest,
+  Response as MiniflareResponse,
+  type WorkerdStructuredLog,
+} from "miniflare";
 import { transformWithOxc } from "vite";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
+import {
+  type CachePurgeOptions,
+  createWorkersCache,
+  type PurgeLimit,
+  type WorkersCache,
+} from "./workers-cache.ts";
 
 /** The project's root: this file is app/platform/local-server/serve-build.ts. */
 const PROJECT_ROOT = resolve(import.meta.dirname, "../../..");
@@ -42,9 +54,25 @@ export type ServeBuildOptions = {
    * configured: the Worker's Retry-After was built from it.
    */
   rateLimits?: Readonly<Record<string, number>>;
+  /**
+   * The Workers Cache emulation in front of the app (workers-cache.ts). On when the build's deploy config
+   * enables Workers Cache (`cache = { enabled = true }` in wrangler.toml); `enabled` overrides that (tests).
+   */
+  workersCache?: {
+    enabled?: boolean;
+    /** Tests only: the purge API's rate limit in place of Cloudflare's Free plan's. */
+    purgeLimit?: Partial<PurgeLimit>;
+    maxBytes?: number;
+  };
 };
 
-export type ServedBuild = { url: URL; miniflare: Miniflare; close(): Promise<void> };
+export type ServedBuild = {
+  url: URL;
+  miniflare: Miniflare;
+  /** The Workers Cache emulation, when on: its purge and its counts (tests). */
+  workersCache?: WorkersCache;
+  close(): Promise<void>;
+};
 
 /**
  * Serves the production build (`npm run build`) in workerd on 127.0.0.1, exactly as configured for
@@ -59,6 +87,7 @@ export async function serveBuild({
   inspectorPort,
   allowedHosts = [],
   rateLimits = {},
+  workersCache: workersCacheOptions = {},
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // Unknown outside this process: see hostGuard.
   const appWorkerName = `app-${randomUUID()}`;
@@ -68,6 +97,20 @@ export async function serveBuild({
   const { modulesRules: _unused, ...workerOptions } = unstable_getMiniflareWorkerOptions(
     join(serverDirectory, "wrangler.json"),
   ).workerOptions;
+  const cacheEnabled = workersCacheOptions.enabled ?? (await workersCacheEnabled(serverDirectory));
+  // Set once Miniflare exists: the cache's origin is the app Worker inside it.
+  let miniflare: Miniflare | undefined;
+  const workersCache = cacheEnabled
+    ? createWorkersCache({
+        fetchOrigin: async (request) => {
+          if (!miniflare)
+            throw new Error("serveBuild: the Workers Cache was asked before the server started");
+          return appFetch(miniflare, appWorkerName, request);
+        },
+        purgeLimit: workersCacheOptions.purgeLimit,
+        maxBytes: workersCacheOptions.maxBytes,
+      })
+    : undefined;
   // wrangler describes workers in Miniflare 4's option shape; Miniflare 5 converts it itself.
   const options = convertV4MiniflareOptions({
     // Miniflare's own entry point, on a free port: its helpers (getD1Database, dispatchFetch) use it. Clients
@@ -84,17 +127,27 @@ export async function serveBuild({
         // wrangler types the bindings as unknown; they are the config's `vars` (a plain record).
         bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...vars },
         ratelimits: withLimits(workerOptions.ratelimits as RateLimitOptions | undefined, rateLimits),
+        // The purge API, as a binding only the app holds (nothing outside this process can reach it).
+        ...(workersCache && {
+          serviceBindings: {
+            ...(workerOptions.serviceBindings as Record<string, unknown> | undefined),
+            [WORKERS_CACHE_BINDING]: (request: MiniflareRequest) => purgeEndpoint(workersCache, request),
+          },
+        }),
       },
       // The same runtime version as the app; wrangler types the option loosely.
       await hostGuard(
-        appWorkerName,
+        workersCache
+          ? async (request: MiniflareRequest) =>
+              toMiniflareResponse(await workersCache.fetch(fromMiniflareRequest(request)))
+          : appWorkerName,
         port,
         allowedHosts,
         workerOptions.compatibilityDate as string | undefined,
       ),
     ],
   });
-  const miniflare = new Miniflare({
+  miniflare = new Miniflare({
     ...options,
     telemetry: { enabled: false },
     ...(onLog && { handleStructuredLogs: onLog }),
@@ -105,7 +158,81 @@ export async function serveBuild({
   await miniflare.ready;
   const url = await miniflare.unsafeGetDirectURL(HOST_GUARD_NAME);
   if (!persistTo) await applyMigrations(miniflare);
-  return { url, miniflare, close: () => miniflare.dispose() };
+  const served = miniflare;
+  return {
+    url,
+    miniflare: served,
+    ...(workersCache && { workersCache }),
+    close: async () => {
+      await served.dispose();
+      await workersCache?.settled();
+    },
+  };
+}
+
+/** The service binding through which the app's Worker purges the emulated Workers Cache (only locally). */
+export const WORKERS_CACHE_BINDING = "WORKERS_CACHE_EMULATION";
+
+/** Whether the build's deploy config enables Workers Cache (`cache = { enabled = true }`). */
+async function workersCacheEnabled(serverDirectory: string): Promise<boolean> {
+  const config = JSON.parse(await readFile(join(serverDirectory, "wrangler.json"), "utf8")) as {
+    cache?: { enabled?: boolean };
+  };
+  return config.cache?.enabled === true;
+}
+
+/** The app Worker's answer to a request the cache sends on (a miss, a refresh or an uncached request). */
+async function appFetch(miniflare: Miniflare, appWorkerName: string, request: Request): Promise<Response> {
+  const app = await miniflare.getWorker(appWorkerName);
+  const body = request.body ? await request.arrayBuffer() : undefined;
+  const response = await app.fetch(request.url, {
+    method: request.method,
+    headers: [...request.headers],
+    body,
+    redirect: "manual",
+  });
+  return new Response(response.body as ReadableStream<Uint8Array> | null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers],
+  });
+}
+
+/**
+ * `POST /purge` with `CachePurgeOptions` as JSON: `CachePurgeResult` as JSON, as `ctx.cache.purge` resolves
+ * in production. Other methods 405, a body that is not JSON 400.
+ */
+async function purgeEndpoint(cache: WorkersCache, request: MiniflareRequest): Promise<MiniflareResponse> {
+  if (new URL(request.url).pathname !== "/purge") return new MiniflareResponse("Not Found", { status: 404 });
+  if (request.method !== "POST")
+    return new MiniflareResponse("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
+  let options: CachePurgeOptions;
+  try {
+    options = (await request.json()) as CachePurgeOptions;
+  } catch {
+    return new MiniflareResponse("Bad Request: the body must be JSON", { status: 400 });
+  }
+  return MiniflareResponse.json(cache.purge(options));
+}
+
+/** Node's fetch classes and Miniflare's (its own undici) are distinct: requests cross as their parts. */
+function fromMiniflareRequest(request: MiniflareRequest): Request {
+  const bodied = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(request.url, {
+    method: request.method,
+    headers: [...request.headers],
+    body: bodied ? (request.body as ReadableStream<Uint8Array> | null) : null,
+    redirect: "manual",
+    ...(bodied && { duplex: "half" }),
+  } as RequestInit);
+}
+
+function toMiniflareResponse(response: Response): MiniflareResponse {
+  return new MiniflareResponse(response.body as never, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers],
+  });
 }
 
 /**
@@ -113,8 +240,9 @@ export async function serveBuild({
  * this server as same-origin to itself (its Origin and the request URL agree), pass the Worker's
  * cross-site check and read the answers. So the local server answers only for the hosts it serves; the
  * rest get 403, as Vite's dev server does. A second, local-only Worker does the check (host-guard.ts), then
- * hands over through a service binding to the app with its assets: nothing of this is in the deployed Worker,
- * and static files are guarded too. The app stays the first Worker, so Miniflare's helpers
+ * hands over through a service binding to the app with its assets (or, when Workers Cache is on, to the
+ * cache's emulation in Node, whose misses call the app: workers-cache.ts): nothing of this is in the deployed
+ * Worker, and static files are guarded too. The app stays the first Worker, so Miniflare's helpers
  * (`getD1Database`) still default to it.
  *
  * The guard listens on the served port itself (a direct socket), not behind Miniflare's entry point, which
@@ -126,7 +254,7 @@ export async function serveBuild({
  * nobody outside this process knows (a random UUID), so an override cannot reach it.
  */
 async function hostGuard(
-  appWorkerName: string,
+  app: string | ((request: MiniflareRequest) => Promise<MiniflareResponse>),
   port: number,
   allowedHosts: readonly string[],
   compatibilityDate: string | undefined,
@@ -139,7 +267,8 @@ async function hostGuard(
     unsafeDirectSockets: [{ host: SERVED_ADDRESS, port }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
-    serviceBindings: { APP: appWorkerName },
+    // The app itself, or the Workers Cache emulation in front of it (compressed after it, as on Cloudflare).
+    serviceBindings: { APP: app },
     bindings: {
       ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
       CLIENT_ADDRESS: SERVED_ADDRESS,
