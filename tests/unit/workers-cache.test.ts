@@ -240,10 +240,15 @@ describe("headers", () => {
     expect((await get("/p")).status).toBe("BYPASS");
   });
 
-  test("private and no-store bypass", async () => {
+  test("private and no-store bypass (the cache's own headers removed all the same)", async () => {
     for (const directive of ["private, max-age=60", "no-store"]) {
-      const { get, seen } = setUp(() => ({ headers: { "Cache-Control": directive } }));
-      expect((await get("/p")).status).toBe("BYPASS");
+      const { get, seen } = setUp(() => ({
+        headers: { "Cache-Control": directive, "Cache-Tag": "a", "Cloudflare-CDN-Cache-Control": "no-store" },
+      }));
+      const first = await get("/p");
+      expect(first.status).toBe("BYPASS");
+      expect(first.response.headers.has("Cache-Tag")).toBe(false);
+      expect(first.response.headers.has("Cloudflare-CDN-Cache-Control")).toBe(false);
       expect(await get("/p")).toMatchObject({ status: "BYPASS", body: "#2" });
       expect(seen).toHaveLength(2);
     }
