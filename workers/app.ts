@@ -21,9 +21,10 @@ import { missingSecurityHeaders } from "../app/platform/security-headers";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
-import { servePageCached } from "./page-cache";
 import { isCrossSiteMutation } from "./same-origin";
+import { answerSharedPages } from "./shared-pages";
 import { isStaticPageRequest, serveStaticPage } from "./static-pages";
+import { workersCachePurger } from "./workers-cache";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
@@ -41,7 +42,7 @@ function answerHeadersFailure() {
 
 /** The app itself; `reporting` is how this request is reported (none without a DSN). */
 const app = {
-  // Any Request: the page cache renders requests of its own (workers/page-cache.ts), which have no `cf`.
+  // Any Request: a shared page is rendered from its URL alone (workers/shared-pages.ts), with no `cf`.
   async fetch(
     request: Request,
     env: Env,
@@ -62,6 +63,7 @@ const app = {
         return nonce;
       },
       errors: createRequestErrors(reporting?.report),
+      cachePurger: workersCachePurger(ctx, env),
       tracer: reporting?.tracer,
       waitUntil(promise) {
         // Recorded even when the visitor has gone: this work was meant to finish without them.
@@ -115,7 +117,7 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 /**
- * The one door: https, the cross-site gate, the tunnel, pre-rendered pages, the edge page cache, then the app
+ * The one door: https, the cross-site gate, the tunnel, pre-rendered pages, shared pages, then the app
  * (with or without reporting).
  */
 async function routeRequest(
@@ -152,12 +154,9 @@ async function routeRequest(
     });
     if (page) return page;
   }
-  // Pages a route declared shareable come from the edge page cache (docs/decisions/017-edge-page-cache.md).
-  return servePageCached(request, url, {
-    version: env.CF_VERSION_METADATA.id,
-    purgeStore: env.DB,
+  // Answers a route declared shareable leave as Workers Cache may store them (docs/page-cache.md).
+  return answerSharedPages(request, url, {
     render: (toRender) => renderApp(toRender, env, ctx, config),
-    ctx,
     policy: { reportOrigin: config.monitoring?.directOrigin },
   });
 }

@@ -32,12 +32,3 @@ export const MONITORING_TUNNEL_MAX_ANSWER_BYTES = 65_536;
 
 /** The longest `Link` preload header a page gets (bytes); Cloudflare's Early Hints and proxies cap header sizes. */
 export const PRELOAD_LINK_HEADER_MAX_BYTES = 2_048;
-
-/** docs/decisions/017: the name the edge page cache gives itself in RFC 9211 `Cache-Status`. */
-export const PAGE_CACHE_NAME = "edge-page-cache";
-
-/** docs/decisions/017: how long an isolate trusts the purge times it read from the purge store. */
-export const PAGE_CACHE_PURGE_CHECK_MS = 1_000;
-
-/** docs/decisions/017: how long the writer's purge marker cookie lasts (far past the purge check's window). */
-export const PAGE_CACHE_PURGE_MARKER_MAX_AGE_SECONDS = 60;

@@ -2,6 +2,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "./config.server";
 import type { RequestErrors } from "./errors/request-errors";
 import type { RouteTracer } from "./monitoring/route-tracer";
+import type { CachePurger } from "./page-cache/purge.server";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestPlatform = {
@@ -25,6 +26,8 @@ export type RequestPlatform = {
    * error of the request (nobody else would see it).
    */
   waitUntil(promise: Promise<unknown>): void;
+  /** Purges the shared copies in Workers Cache (page-cache/purge.server.ts); undefined with no cache in front. */
+  cachePurger: CachePurger | undefined;
   /**
    * Set when this request's write was refused for its client's limit (limits/write-limits.server.ts): the
    * Worker sends it as `Retry-After` with the answer.

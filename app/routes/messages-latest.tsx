@@ -10,9 +10,9 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /**
- * Shared by every visitor from the edge page cache for 60 s, then served stale for up to 10 minutes while
- * refreshed; posting a message purges the tag at once (docs/decisions/017-edge-page-cache.md). An error
- * answer is not shared: it gets the platform's per-request default.
+ * Shared by every visitor from the edge (Workers Cache) for 60 s, then served stale for up to 10 minutes while
+ * refreshed; posting a message purges the tag (docs/page-cache.md). An error answer is not shared: it gets the
+ * platform's per-request default.
  */
 export const headers: Route.HeadersFunction = ({ errorHeaders }) =>
   errorHeaders

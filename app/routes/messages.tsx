@@ -86,18 +86,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // The write's bookmark goes with the redirect, so the list it leads to is read from a copy that has it.
   const headers = await session.responseHeaders();
-  if (outcome === "stored") {
-    // Every data center's copy of the latest messages is out of date now; the marker cookie lets the poster
-    // see theirs at once wherever they are answered (docs/decisions/017-edge-page-cache.md).
-    try {
-      const purged = await purgePages(context, { tags: [MESSAGES_CACHE_TAG] });
-      for (const cookie of purged.getSetCookie()) headers.append("Set-Cookie", cookie);
-    } catch (error) {
-      // The message is stored: say so. Cached lists catch up when their copies expire (decision 017).
-      recordServerError(error, { request, context });
-    }
-  }
-  return redirect("/messages", { status: 303, headers });
+  // Every edge copy of the latest messages is out of date now (docs/page-cache.md). If the purge could not be
+  // made, the poster is sent to a URL no copy answers; the message is stored either way.
+  const purge = outcome === "stored" ? await purgePages(context, { tags: [MESSAGES_CACHE_TAG] }) : undefined;
+  return redirect(purge?.location("/messages") ?? "/messages", { status: 303, headers });
 }
 
 /** The form's fields in page order, with their inputs' ids: focus goes to the first invalid one. */

@@ -19,6 +19,7 @@ export default {
       errors: createRequestErrors(),
       tracer: undefined,
       waitUntil: (promise) => ctx.waitUntil(promise),
+      cachePurger: undefined,
     });
     return handleRequest(request, context);
   },

@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
 import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
-import { FIXTURE_BUILD_DIRECTORY, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
+import {
+  FIXTURE_BUILD_DIRECTORY,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "../support/build-under-test.ts";
 import { freePort } from "../support/free-port.ts";
 import type { IngestStandIn } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
@@ -27,6 +31,7 @@ beforeAll(async () => {
     },
     // Hundreds of envelopes: the limit has its own server below.
     rateLimits: UNLIMITED_FOR_TESTS,
+    workersCache: UNLIMITED_PURGES,
   }));
 });
 

@@ -17,6 +17,12 @@ export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
  */
 export const UNLIMITED_FOR_TESTS = { MONITORING_RATE_LIMIT: 1_000_000, WRITE_RATE_LIMIT: 1_000_000 } as const;
 
+/**
+ * The Workers Cache emulation without its purge rate (give as serveBuild's `workersCache`), for the same
+ * suites: each stored message purges the latest messages, far more often than Cloudflare's rate allows.
+ */
+export const UNLIMITED_PURGES = { purgeLimit: { requestsPerMinute: 1_000_000, burst: 1_000_000 } } as const;
+
 /** How many messages the served Worker's D1 database holds (tests assert that refusals store nothing). */
 export async function storedMessageCount(served: ServedBuild): Promise<number> {
   const db = await served.miniflare.getD1Database("DB");

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { TEST_VARS, UNLIMITED_FOR_TESTS } from "./build-under-test.ts";
+import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "./build-under-test.ts";
 import { printedWorkerLog } from "./worker-logs.ts";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "4173" } } });
@@ -15,6 +15,7 @@ const served = await serveBuild({
   vars: TEST_VARS,
   // The whole browser suite, in parallel, from one address: far more posts than one visitor's.
   rateLimits: UNLIMITED_FOR_TESTS,
+  workersCache: UNLIMITED_PURGES,
   onLog(log) {
     const { stream, text } = printedWorkerLog(log);
     process[stream].write(`${text}\n`);

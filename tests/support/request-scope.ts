@@ -17,6 +17,7 @@ export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
     errors: createRequestErrors(report),
     tracer: undefined,
     waitUntil: () => {},
+    cachePurger: undefined,
   });
   return { request: new Request("https://app.example/items/ams?x=1", init), context };
 }

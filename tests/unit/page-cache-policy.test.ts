@@ -1,16 +1,13 @@
 import { describe, expect, test } from "vitest";
 import {
-  cacheHandling,
-  cacheKeyUrl,
-  cacheStatus,
   cacheTags,
-  entryState,
-  isPurged,
   keyedRequest,
+  mayShareAnswer,
   pagePathOf,
+  pathTag,
   policyNonce,
-  purgeTargets,
   sharedCachePolicy,
+  sharedPageHeaders,
   withoutNonce,
 } from "../../app/platform/page-cache/policy.ts";
 
@@ -74,83 +71,51 @@ describe("sharedCachePolicy: what a route's headers allow", () => {
   });
 });
 
-describe("cacheHandling: which requests the cache looks at", () => {
-  test("GET and HEAD are looked up; other methods are not the cache's", () => {
-    expect(cacheHandling(new Request("https://a.example/"))).toBe("lookup");
-    expect(cacheHandling(new Request("https://a.example/", { method: "HEAD" }))).toBe("lookup");
-    expect(cacheHandling(new Request("https://a.example/", { method: "POST" }))).toBe("none");
+describe("mayShareAnswer: which requests may get a shared answer", () => {
+  test("GET and HEAD; other methods never", () => {
+    expect(mayShareAnswer(new Request("https://a.example/"))).toBe(true);
+    expect(mayShareAnswer(new Request("https://a.example/", { method: "HEAD" }))).toBe(true);
+    expect(mayShareAnswer(new Request("https://a.example/", { method: "POST" }))).toBe(false);
   });
 
-  test("Authorization bypasses; a cookie does not (stored copies never see it)", () => {
-    expect(cacheHandling(new Request("https://a.example/", { headers: { Authorization: "Basic x" } }))).toBe(
-      "bypass",
+  test("never with Authorization; a cookie does not prevent it (shared answers never see it)", () => {
+    expect(mayShareAnswer(new Request("https://a.example/", { headers: { Authorization: "Basic x" } }))).toBe(
+      false,
     );
-    expect(cacheHandling(new Request("https://a.example/", { headers: { Cookie: "a=1" } }))).toBe("lookup");
-  });
-});
-
-describe("the key", () => {
-  test("holds the version, host, path and sorted query", () => {
-    const key = cacheKeyUrl("v1", new URL("https://a.example/messages/latest?b=2&a=1&a=0"));
-    expect(key).toBe("https://a.example/__page-cache/v1/messages/latest?a=0&a=1&b=2");
+    expect(mayShareAnswer(new Request("https://a.example/", { headers: { Cookie: "a=1" } }))).toBe(true);
   });
 
-  test("another deployed version is another key", () => {
-    const url = new URL("https://a.example/messages/latest");
-    expect(cacheKeyUrl("v1", url)).not.toBe(cacheKeyUrl("v2", url));
-  });
-
-  test("no query, no question mark; a different query, a different key", () => {
-    expect(cacheKeyUrl("v", new URL("https://a.example/p"))).toBe("https://a.example/__page-cache/v/p");
-    expect(cacheKeyUrl("v", new URL("https://a.example/p?"))).toBe("https://a.example/__page-cache/v/p");
-    expect(cacheKeyUrl("v", new URL("https://a.example/p?x=1"))).not.toBe(
-      cacheKeyUrl("v", new URL("https://a.example/p")),
-    );
-  });
-
-  test("the stored copy is rendered from the URL alone", () => {
+  test("a shared answer is rendered from the URL alone", () => {
     const request = keyedRequest(new URL("https://a.example/p?x=1"));
     expect(request.method).toBe("GET");
+    expect(request.url).toBe("https://a.example/p?x=1");
     expect([...request.headers]).toEqual([]);
   });
 });
 
-describe("purges", () => {
-  test("a page's data belongs to its path", () => {
+describe("what a shared answer tells the edge and the browser", () => {
+  test("the edge keeps it for s-maxage as max-age (s-maxage would switch stale serving off), stale after", () => {
+    const headers = sharedPageHeaders({ sMaxAge: 60, staleWhileRevalidate: 600, tags: ["messages"] }, "/m");
+    expect(headers).toEqual({
+      "Cloudflare-CDN-Cache-Control": "max-age=60, stale-while-revalidate=600",
+      "Cache-Tag": "messages,path:/m",
+      "Cache-Control": "private, no-store",
+    });
+  });
+
+  test("no stale time, no stale-while-revalidate", () => {
+    const headers = sharedPageHeaders({ sMaxAge: 5, staleWhileRevalidate: 0, tags: [] }, "/m.data");
+    expect(headers["Cloudflare-CDN-Cache-Control"]).toBe("max-age=5");
+    expect(headers["Cache-Tag"]).toBe("path:/m");
+  });
+
+  test("a page and its data carry one path tag, which a comma cannot split", () => {
     expect(pagePathOf("/messages/latest.data")).toBe("/messages/latest");
     expect(pagePathOf("/_root.data")).toBe("/");
     expect(pagePathOf("/messages/latest/")).toBe("/messages/latest");
-    expect(purgeTargets("/a.data", ["t"])).toEqual(["path:/a", "tag:t"]);
-  });
-
-  test("a copy rendered at or before the latest purge is purged", () => {
-    expect(isPurged(1_000, undefined)).toBe(false);
-    expect(isPurged(1_000, 999)).toBe(false);
-    expect(isPurged(1_000, 1_000)).toBe(true);
-    expect(isPurged(1_000, 1_001)).toBe(true);
-  });
-});
-
-describe("freshness", () => {
-  const policy = { sMaxAge: 60, staleWhileRevalidate: 600, tags: [] };
-
-  test("fresh for s-maxage, stale for stale-while-revalidate more, then expired", () => {
-    expect(entryState(0, policy, 59_999)).toBe("fresh");
-    expect(entryState(0, policy, 60_000)).toBe("stale");
-    expect(entryState(0, policy, 659_999)).toBe("stale");
-    expect(entryState(0, policy, 660_000)).toBe("expired");
-  });
-});
-
-describe("Cache-Status (RFC 9211)", () => {
-  test("says hit, stale, miss and stored", () => {
-    expect(cacheStatus({ kind: "hit", ttl: 3 }, "k")).toBe('edge-page-cache; hit; ttl=3; key="k"');
-    expect(cacheStatus({ kind: "stale" })).toBe("edge-page-cache; fwd=stale");
-    expect(cacheStatus({ kind: "miss", stored: true })).toBe("edge-page-cache; fwd=miss; stored");
-    expect(cacheStatus({ kind: "miss", stored: false, detail: "storing" })).toBe(
-      "edge-page-cache; fwd=miss; detail=storing",
-    );
-    expect(cacheStatus({ kind: "bypass" })).toBe("edge-page-cache; fwd=bypass");
+    expect(pathTag("/a.data")).toBe(pathTag("/a"));
+    expect(pathTag("/_root.data")).toBe("path:/");
+    expect(pathTag("/a,b")).toBe("path:/a%2Cb");
   });
 });
 

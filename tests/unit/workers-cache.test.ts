@@ -370,3 +370,19 @@ describe("what is stored", () => {
     expect((await get("/2")).status).toBe("MISS");
   });
 });
+
+test("a client's own If-None-Match naming the answer's ETag gets a 304, from a fill and from a hit", async () => {
+  const { get, seen } = setUp(() => ({ headers: { ...FOR_60, ETag: '"v1"' } }));
+  const fill = await get("/a", { headers: { "If-None-Match": 'W/"v1"' } });
+  expect(fill.response.status).toBe(304);
+  expect(fill.body).toBe("");
+  const hit = await get("/a", { headers: { "If-None-Match": '"v0", "v1"' } });
+  expect(hit.response.status).toBe(304);
+  expect(hit.response.headers.get("etag")).toBe('"v1"');
+  const other = await get("/a", { headers: { "If-None-Match": '"v2"' } });
+  expect(other.response.status).toBe(200);
+  expect(other.body).toBe("#1");
+  // The fill itself was sent without the client's validator: the whole answer was stored.
+  expect(seen).toHaveLength(1);
+  expect(seen[0]?.headers.has("if-none-match")).toBe(false);
+});

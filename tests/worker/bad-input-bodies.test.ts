@@ -2,7 +2,7 @@ import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REQUEST_BODY_TIMEOUT_MS } from "../../app/platform/constants";
 import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
+import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
@@ -21,6 +21,7 @@ beforeAll(async () => {
     vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
     // Dozens of posts in a few seconds: each must reach the reader it tests, not the limit.
     rateLimits: UNLIMITED_FOR_TESTS,
+    workersCache: UNLIMITED_PURGES,
     onLog: (log) => log.level === "error" && errorLogs.push(log),
   }));
 });

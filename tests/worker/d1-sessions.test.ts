@@ -1,7 +1,12 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
+import {
+  storedMessageCount,
+  TEST_VARS,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "../support/build-under-test.ts";
 
 // Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.
@@ -18,6 +23,7 @@ beforeAll(async () => {
     onLog: () => {},
     allowedHosts: ["edge-app.example"],
     rateLimits: UNLIMITED_FOR_TESTS,
+    workersCache: UNLIMITED_PURGES,
   });
 });
 

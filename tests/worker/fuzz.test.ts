@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
+import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
   ({ app, ingest } = await serveWithIngest({
     vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
     rateLimits: UNLIMITED_FOR_TESTS,
+    workersCache: UNLIMITED_PURGES,
     onLog: (log) => log.level === "error" && errorLogs.push(log),
   }));
 });

@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS, UNLIMITED_FOR_TESTS } from "../support/build-under-test.ts";
+import {
+  storedMessageCount,
+  TEST_VARS,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "../support/build-under-test.ts";
 
 let app: ServedBuild;
 
 beforeAll(async () => {
   // Many posts in a few seconds: this suite is about the form, not the limit (write-limits.test.ts).
-  app = await serveBuild({ vars: TEST_VARS, onLog: () => {}, rateLimits: UNLIMITED_FOR_TESTS });
+  app = await serveBuild({
+    vars: TEST_VARS,
+    onLog: () => {},
+    rateLimits: UNLIMITED_FOR_TESTS,
+    workersCache: UNLIMITED_PURGES,
+  });
 });
 
 afterAll(async () => {

@@ -32,12 +32,34 @@ export default {
     // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
     // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
     forwarded.headers.set("CF-Connecting-IP", env.CLIENT_ADDRESS);
-    return compressed(request, await env.APP.fetch(forwarded));
+    // Workers Cache only ever stores GET and HEAD; everything else reaches the app as it came (a body
+    // streamed, never buffered by the emulation).
+    const cacheable =
+      (request.method === "GET" || request.method === "HEAD") && fitsNodeParser(forwarded, url);
+    const next = (cacheable && env.CACHE) || env.APP;
+    return compressed(request, await next.fetch(forwarded));
   },
 } satisfies ExportedHandler<HostGuardEnv>;
 
+/**
+ * The emulation runs in Node, reached over Miniflare's loopback HTTP, whose parser refuses what workerd takes:
+ * header sections over 16 KiB (431) and control characters in a value (400). Such a request goes straight to
+ * the app (on Cloudflare, its own edge limits answer it first): the emulation is skipped, never the app.
+ */
+function fitsNodeParser(request: Request, url: URL): boolean {
+  // The URL travels twice: in the request line and in Miniflare's own header naming the original URL.
+  let size = 2 * url.href.length + 32;
+  for (const [name, value] of request.headers) {
+    if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) return false;
+    size += name.length + value.length + 4;
+  }
+  return size < 12 * 1024;
+}
+
 export type HostGuardEnv = {
   APP: Fetcher;
+  /** The Workers Cache emulation in front of the app (serve-build.ts), when the build enables Workers Cache. */
+  CACHE?: Fetcher;
   ALLOWED_HOSTS: readonly string[];
   /** The loopback address the served socket listens on: every client's address (see fetch). */
   CLIENT_ADDRESS: string;

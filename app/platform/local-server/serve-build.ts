@@ -105,7 +105,7 @@ export async function serveBuild({
         fetchOrigin: async (request) => {
           if (!miniflare)
             throw new Error("serveBuild: the Workers Cache was asked before the server started");
-          return appFetch(miniflare, appWorkerName, request);
+          return appFetch(miniflare, request);
         },
         purgeLimit: workersCacheOptions.purgeLimit,
         maxBytes: workersCacheOptions.maxBytes,
@@ -137,14 +137,17 @@ export async function serveBuild({
       },
       // The same runtime version as the app; wrangler types the option loosely.
       await hostGuard(
-        workersCache
-          ? async (request: MiniflareRequest) =>
-              toMiniflareResponse(await workersCache.fetch(fromMiniflareRequest(request)))
-          : appWorkerName,
+        appWorkerName,
+        workersCache &&
+          (async (request: MiniflareRequest) =>
+            toMiniflareResponse(await workersCache.fetch(fromMiniflareRequest(request)))),
         port,
         allowedHosts,
         workerOptions.compatibilityDate as string | undefined,
       ),
+      ...(workersCache
+        ? [cacheOrigin(appWorkerName, workerOptions.compatibilityDate as string | undefined)]
+        : []),
     ],
   });
   miniflare = new Miniflare({
@@ -182,8 +185,24 @@ async function workersCacheEnabled(serverDirectory: string): Promise<boolean> {
 }
 
 /** The app Worker's answer to a request the cache sends on (a miss, a refresh or an uncached request). */
-async function appFetch(miniflare: Miniflare, appWorkerName: string, request: Request): Promise<Response> {
-  const app = await miniflare.getWorker(appWorkerName);
+/**
+ * The cache's way to the app: a Worker that hands each request on through a service binding, as the guard
+ * does, so the app's static assets answer first (a direct `getWorker(app).fetch` would skip them).
+ */
+function cacheOrigin(appWorkerName: string, compatibilityDate: string | undefined) {
+  return {
+    name: CACHE_ORIGIN_NAME,
+    compatibilityDate,
+    serviceBindings: { APP: appWorkerName },
+    modules: true,
+    script: "export default { fetch(request, env) { return env.APP.fetch(request); } };",
+  };
+}
+
+const CACHE_ORIGIN_NAME = "local-workers-cache-origin";
+
+async function appFetch(miniflare: Miniflare, request: Request): Promise<Response> {
+  const app = await miniflare.getWorker(CACHE_ORIGIN_NAME);
   const body = request.body ? await request.arrayBuffer() : undefined;
   const response = await app.fetch(request.url, {
     method: request.method,
@@ -254,7 +273,8 @@ function toMiniflareResponse(response: Response): MiniflareResponse {
  * nobody outside this process knows (a random UUID), so an override cannot reach it.
  */
 async function hostGuard(
-  app: string | ((request: MiniflareRequest) => Promise<MiniflareResponse>),
+  app: string,
+  cache: ((request: MiniflareRequest) => Promise<MiniflareResponse>) | undefined,
   port: number,
   allowedHosts: readonly string[],
   compatibilityDate: string | undefined,
@@ -267,8 +287,9 @@ async function hostGuard(
     unsafeDirectSockets: [{ host: SERVED_ADDRESS, port }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
-    // The app itself, or the Workers Cache emulation in front of it (compressed after it, as on Cloudflare).
-    serviceBindings: { APP: app },
+    // The app, and the Workers Cache emulation in front of it for GET and HEAD (compressed after it, as on
+    // Cloudflare).
+    serviceBindings: { APP: app, ...(cache && { CACHE: cache }) },
     bindings: {
       ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
       CLIENT_ADDRESS: SERVED_ADDRESS,

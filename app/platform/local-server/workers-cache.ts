@@ -358,6 +358,10 @@ export function createWorkersCache({
     if (request.method !== "GET" && request.method !== "HEAD") {
       return toClient(await origin(request), "DYNAMIC", false);
     }
+    return answeredConditionally(request, await lookupOrFill(request));
+  }
+
+  async function lookupOrFill(request: Request): Promise<Response> {
     const key = cacheKey(request.url);
     const head = request.method === "HEAD";
     for (let waited = false; ; waited = true) {
@@ -555,6 +559,23 @@ function varyMatches(vary: [string, string | null][], headers: Headers): boolean
 }
 
 /** What the client receives of an answer the cache did not keep. */
+/**
+ * A cache answers a client's own validator (RFC 9111 section 4.3.2): `If-None-Match` naming the answer's
+ * ETag (weakly compared) gets a 304 with the answer's headers, from a hit and a fill alike.
+ */
+function answeredConditionally(request: Request, response: Response): Response {
+  const etag = response.headers.get("etag");
+  const wanted = request.headers.get("if-none-match");
+  if (response.status !== 200 || !etag || !wanted) return response;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  const matches = wanted.trim() === "*" || wanted.split(",").some((tag) => opaque(tag) === opaque(etag));
+  if (!matches) return response;
+  void response.body?.cancel();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(null, { status: 304, headers });
+}
+
 function toClient(response: Response, status: CacheStatus, head: boolean): Response {
   const headers = new Headers(response.headers);
   for (const name of CACHE_ONLY_HEADERS) headers.delete(name);

@@ -1,12 +1,14 @@
 /**
- * The edge page cache's decisions, as pure functions (docs/decisions/017-edge-page-cache.md). The Worker's
- * glue (workers/page-cache.ts) touches the Cache API and the purge store; everything it decides is here.
+ * The shared-page decisions, as pure functions (docs/page-cache.md, docs/decisions/024-workers-cache.md). Shared
+ * pages are stored by Cloudflare's Workers Cache, in front of the Worker; the Worker's glue
+ * (workers/shared-pages.ts) only tells it what it may store, and purges.
  *
  * A route opts in only through its React Router `headers` export, in HTTP's own terms:
  * `Cache-Control: public, s-maxage=60, stale-while-revalidate=600` and `Cache-Tag: a,b` (Cloudflare's
- * convention). Nothing else is ever stored.
+ * convention). Nothing else is ever shared.
  */
-import { PAGE_CACHE_NAME } from "../constants.ts";
+
+import { PER_REQUEST_CACHE_CONTROL } from "../cache-headers.ts";
 
 /** What a stored page may be served for: `sMaxAge` fresh, then `staleWhileRevalidate` more while refreshed. */
 export type SharedCachePolicy = { sMaxAge: number; staleWhileRevalidate: number; tags: string[] };
@@ -67,39 +69,17 @@ export function sharedCachePolicy(status: number, headers: Headers): SharedCache
 }
 
 /**
- * Which requests the cache handles: GET and HEAD only; a request with `Authorization` is bypassed (never
- * looked up, never stored: an answer made for credentials is not shared, RFC 9111 section 3.5). Cookies
- * do not bypass: what is stored is always rendered by the cache from the key alone (`keyedRequest`).
+ * Whether an answer to this request may be shared: GET and HEAD only, and never one made for a request with
+ * `Authorization` (RFC 9111 section 3.5; Workers Cache would store it if it said `public`). Cookies do not
+ * prevent sharing, but a shared answer is always rendered from the URL alone (`keyedRequest`).
  */
-export function cacheHandling(request: Request): "lookup" | "bypass" | "none" {
-  if (request.method !== "GET" && request.method !== "HEAD") return "none";
-  return request.headers.has("Authorization") ? "bypass" : "lookup";
+export function mayShareAnswer(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  return !request.headers.has("Authorization");
 }
 
 /**
- * The query as part of the key: parameters sorted by name (and value), so `?a=1&b=2` and `?b=2&a=1` share an
- * entry; all of them are keyed, so no parameter can change a page without changing its key.
- */
-export function normalizedQuery(url: URL): string {
-  // Most requests have none: no URLSearchParams to build, sort and print (bench:profile, docs/PERFORMANCE.md).
-  if (!url.search) return "";
-  const params = [...url.searchParams].sort(([a, x], [b, y]) =>
-    a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
-  );
-  const query = new URLSearchParams(params).toString();
-  return query ? `?${query}` : "";
-}
-
-/**
- * The Cache API key of a page or its `.data`: the deployed version (a deploy never serves HTML naming the
- * previous build's assets), the host, the path and the normalized query. Nothing else: no header.
- */
-export function cacheKeyUrl(version: string, url: URL): string {
-  return `${url.origin}/__page-cache/${encodeURIComponent(version)}${url.pathname}${normalizedQuery(url)}`;
-}
-
-/**
- * The request a stored copy is rendered from: the URL, nothing of the visitor's (no cookie, no
+ * The request a shared answer is rendered from: the URL, nothing of the visitor's (no cookie, no
  * `Authorization`, no header the key does not hold), so nothing unkeyed can reach a shared copy.
  */
 export function keyedRequest(url: URL): Request {
@@ -113,48 +93,32 @@ export function pagePathOf(pathname: string): string {
   return page.length > 1 && page.endsWith("/") ? page.slice(0, -1) : page || "/";
 }
 
-/** The purge store's names for a page's path and tags. */
-export function purgeTargets(pathname: string, tags: readonly string[]): string[] {
-  return [`path:${pagePathOf(pathname)}`, ...tags.map((tag) => `tag:${tag}`)];
-}
-
-export type EntryState = "fresh" | "stale" | "expired";
-
-/** How an entry stored at `storedAt` (ms) may be served at `now`. */
-export function entryState(storedAt: number, policy: SharedCachePolicy, now: number): EntryState {
-  const age = (now - storedAt) / 1000;
-  if (age < policy.sMaxAge) return "fresh";
-  if (age < policy.sMaxAge + policy.staleWhileRevalidate) return "stale";
-  return "expired";
+/**
+ * The tag every shared answer of a page carries, its document and its `.data` alike, so that a purge by the
+ * page's path reaches both (Workers Cache purges by tag or by path prefix, and a prefix would also reach
+ * `/messages/latest-archive`). A comma would split the tag: it is written as in a URL.
+ */
+export function pathTag(pathname: string): string {
+  return `path:${pagePathOf(pathname).replaceAll(",", "%2C")}`;
 }
 
 /**
- * Whether a purge came after an entry: an entry rendered at or before the latest purge of its path or of one
- * of its tags is never served (the render may have read data the purge announced as changed).
+ * What an answer a route declared shareable leaves the Worker with: Workers Cache keeps it for the route's
+ * `s-maxage` and serves it stale for its `stale-while-revalidate` while one request refreshes it
+ * (`Cloudflare-CDN-Cache-Control`, which Cloudflare reads before `Cache-Control` and removes before the
+ * answer leaves; `max-age`, because `s-maxage` would switch stale serving off), tagged by the route's tags
+ * and the page's path (`Cache-Tag`, also removed by Cloudflare). The browser keeps no copy
+ * (`private, no-store`): the edge holds the only shared one, which a purge reaches.
  */
-export function isPurged(storedAt: number, latestPurge: number | undefined): boolean {
-  return latestPurge !== undefined && storedAt <= latestPurge;
-}
-
-export type CacheOutcome =
-  | { kind: "hit"; ttl: number }
-  | { kind: "stale" }
-  | { kind: "miss"; stored: boolean; detail?: string }
-  | { kind: "bypass" };
-
-/** RFC 9211 `Cache-Status`, e.g. `edge-page-cache; hit; ttl=42; key="..."`. */
-export function cacheStatus(outcome: CacheOutcome, key?: string): string {
-  const parts = [PAGE_CACHE_NAME];
-  if (outcome.kind === "hit") parts.push("hit", `ttl=${outcome.ttl}`);
-  else if (outcome.kind === "stale") parts.push("fwd=stale");
-  else if (outcome.kind === "bypass") parts.push("fwd=bypass");
-  else {
-    parts.push("fwd=miss");
-    if (outcome.stored) parts.push("stored");
-    if (outcome.detail) parts.push(`detail=${outcome.detail}`);
-  }
-  if (key) parts.push(`key=${JSON.stringify(key)}`);
-  return parts.join("; ");
+export function sharedPageHeaders(policy: SharedCachePolicy, pathname: string): Record<string, string> {
+  const staleWhileRevalidate = policy.staleWhileRevalidate
+    ? `, stale-while-revalidate=${policy.staleWhileRevalidate}`
+    : "";
+  return {
+    "Cloudflare-CDN-Cache-Control": `max-age=${policy.sMaxAge}${staleWhileRevalidate}`,
+    "Cache-Tag": [...policy.tags, pathTag(pathname)].join(","),
+    "Cache-Control": PER_REQUEST_CACHE_CONTROL,
+  };
 }
 
 /**

@@ -1,104 +1,71 @@
-import { createCookie, type RouterContextProvider } from "react-router";
-import { PAGE_CACHE_PURGE_CHECK_MS, PAGE_CACHE_PURGE_MARKER_MAX_AGE_SECONDS } from "../constants";
+import type { RouterContextProvider } from "react-router";
 import { getRequestPlatform } from "../request-context";
-import { cacheTags, pagePathOf, purgeTargets } from "./policy";
+import { cacheTags, pathTag } from "./policy";
 
 /**
- * Purge on write (docs/decisions/017-edge-page-cache.md). The purge store is a D1 table of the latest purge
- * time per tag and per page path: one write reaches every data center, because every check reads it from
- * D1's primary (no replica lag). An isolate trusts what it read for PAGE_CACHE_PURGE_CHECK_MS, so a hit
- * costs a D1 read at most once a second per page; a purge made in the isolate forgets at once.
+ * Purge on write (docs/page-cache.md, docs/decisions/024-workers-cache.md): through Workers Cache's own purge
+ * (`ctx.cache.purge`), by the route's tags and by the tag every shared answer of a page carries (its path).
+ * Cloudflare propagates it with Instant Purge, as zone purges; it limits purges (its free tier's rate, whatever
+ * the plan), and answers `success: false` beyond that rather than throwing.
  */
-
-type PurgeStore = Pick<D1Database, "prepare" | "batch">;
-
-/** Latest purge per set of targets, as read by this isolate; bounded like the static pages' policies. */
-const MAX_REMEMBERED = 1_000;
-const remembered = new Map<string, { latest: number | undefined; readAt: number }>();
-
-/**
- * The writer's marker: the time of their purge, in a short-lived cookie. A request carrying it is never
- * served a copy from before it, whichever isolate or data center answers (read-your-writes).
- */
-const purgeMarker = createCookie("page-cache-purged", {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/",
-  maxAge: PAGE_CACHE_PURGE_MARKER_MAX_AGE_SECONDS,
-});
 
 export type PurgeTargets = { tags?: readonly string[]; paths?: readonly string[] };
 
+/** What a write's purge achieved; `purged` is false when nothing could be purged (or there is no cache). */
+export type PagePurge = {
+  purged: boolean;
+  /**
+   * Where to send the writer afterwards (a redirect's `Location`): the path itself when the purge took effect, otherwise the path with
+   * a `fresh` query parameter of its own, a URL no stored copy answers (the cache keys by the whole URL), so
+   * the writer reads their write whatever the edge still holds for others until the copies expire.
+   */
+  location(path: string): string;
+};
+
+/** Workers Cache's purge, or the local emulation's (the local server's `WORKERS_CACHE_EMULATION` binding). */
+export type CachePurger = (options: { tags: string[] }) => Promise<{ success: boolean; errors: unknown[] }>;
+
+/** The name of the `fresh` query parameter (PagePurge.location). */
+export const FRESH_PARAMETER = "fresh";
+
 /**
- * Purges cached pages by tag and by path (a page's path purges its `.data` too), for every data center.
- * Returns the headers the action's response must carry: the writer's marker cookie.
+ * Purges the shared copies of pages by tag and by path (a page's path purges its `.data` too), everywhere.
+ * A failed purge is logged, never thrown: the write it follows is stored, and the copies expire by
+ * themselves within the route's `s-maxage` and `stale-while-revalidate`.
  */
 export async function purgePages(
   context: Readonly<RouterContextProvider>,
   { tags = [], paths = [] }: PurgeTargets,
-): Promise<Headers> {
-  const { env } = getRequestPlatform(context);
-  const purgedAt = await recordPurge(env.DB, { tags, paths }, Date.now());
-  const headers = new Headers();
-  headers.append("Set-Cookie", await purgeMarker.serialize(purgedAt));
-  return headers;
-}
-
-/** Writes the purge: each target's time moves forward only (two purges in one ms keep the later). */
-export async function recordPurge(
-  db: PurgeStore,
-  { tags = [], paths = [] }: PurgeTargets,
-  now: number,
-): Promise<number> {
+): Promise<PagePurge> {
   const checkedTags = cacheTags(tags.join(","));
   if (!checkedTags) throw new Error(`Cannot purge tags ${JSON.stringify(tags)}: not cache tags.`);
-  const targets = [
-    ...paths.map((path) => `path:${pagePathOf(path)}`),
-    ...checkedTags.map((tag) => `tag:${tag}`),
-  ];
-  if (targets.length > 0) {
-    await db.batch(
-      targets.map((target) =>
-        db
-          .prepare(
-            "INSERT INTO page_cache_purges (target, purged_at) VALUES (?, ?) " +
-              "ON CONFLICT (target) DO UPDATE SET purged_at = max(purged_at, excluded.purged_at)",
-          )
-          .bind(target, now),
-      ),
-    );
+  const all = [...checkedTags, ...paths.map(pathTag)];
+  const purger = getRequestPlatform(context).cachePurger;
+  // Without a cache in front of the Worker (`npm run dev`, a deployment without Workers Cache) nothing is
+  // stored, so nothing needs purging.
+  let purged = true;
+  if (all.length > 0 && purger) {
+    try {
+      const result = await purger({ tags: all });
+      purged = result.success;
+      if (!purged) logPurgeFailure(all, result.errors);
+    } catch (error) {
+      logPurgeFailure(all, [String(error)]);
+    }
   }
-  remembered.clear();
-  return now;
+  const freshness = Date.now().toString(36);
+  return {
+    purged,
+    location: (path) => (purged ? path : withParameter(path, FRESH_PARAMETER, freshness)),
+  };
 }
 
-/** The latest purge of a page's path or tags (ms), from this isolate's memory when recent enough. */
-export async function latestPurge(
-  db: PurgeStore,
-  pathname: string,
-  tags: readonly string[],
-  now: number,
-): Promise<number | undefined> {
-  const targets = purgeTargets(pathname, tags);
-  const memoKey = targets.join("\n");
-  const known = remembered.get(memoKey);
-  if (known && now - known.readAt < PAGE_CACHE_PURGE_CHECK_MS) return known.latest;
-  const row = await db
-    .prepare(
-      `SELECT max(purged_at) AS latest FROM page_cache_purges WHERE target IN (${targets.map(() => "?").join(", ")})`,
-    )
-    .bind(...targets)
-    .first<{ latest: number | null }>();
-  const latest = row?.latest ?? undefined;
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-  remembered.set(memoKey, { latest, readAt: now });
-  return latest;
+function logPurgeFailure(tags: string[], errors: unknown[]): void {
+  console.error(JSON.stringify({ level: "error", event: "page_cache_purge_failed", tags, errors }));
 }
 
-/** The writer's purge time from their marker cookie, when they carry a valid one. */
-export async function readPurgeMarker(request: Request): Promise<number | undefined> {
-  const header = request.headers.get("Cookie");
-  if (!header?.includes("page-cache-purged=")) return undefined;
-  const value: unknown = await purgeMarker.parse(header);
-  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+function withParameter(path: string, name: string, value: string): string {
+  const url = new URL(path, "http://path.invalid");
+  url.searchParams.set(name, value);
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -1,6 +1,11 @@
 import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { test as base } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY, TEST_VARS, UNLIMITED_FOR_TESTS } from "../../support/build-under-test.ts";
+import {
+  FIXTURE_BUILD_DIRECTORY,
+  TEST_VARS,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "../../support/build-under-test.ts";
 
 export {
   dataRequests,
@@ -26,6 +31,7 @@ export const test = base.extend<object, { fixtureApp: ServedBuild }>({
         buildDirectory: FIXTURE_BUILD_DIRECTORY,
         vars: TEST_VARS,
         rateLimits: UNLIMITED_FOR_TESTS,
+        workersCache: UNLIMITED_PURGES,
       });
       await use(app);
       await app.close();
