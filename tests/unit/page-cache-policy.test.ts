@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   cacheHandling,
@@ -7,6 +8,7 @@ import {
   entryState,
   isPurged,
   keyedRequest,
+  normalizedQuery,
   pagePathOf,
   policyNonce,
   purgeTargets,
@@ -90,9 +92,43 @@ describe("cacheHandling: which requests the cache looks at", () => {
 });
 
 describe("the key", () => {
-  test("holds the version, host, path and sorted query", () => {
+  test("holds the version, host, path and query sorted by name", () => {
     const key = cacheKeyUrl("v1", new URL("https://a.example/messages/latest?b=2&a=1&a=0"));
-    expect(key).toBe("https://a.example/__page-cache/v1/messages/latest?a=0&a=1&b=2");
+    expect(key).toBe("https://a.example/__page-cache/v1/messages/latest?a=1&a=0&b=2");
+  });
+
+  test("parameters of different names in any order share a key", () => {
+    const key = (query: string) => normalizedQuery(new URL(`https://a.example/p${query}`));
+    expect(key("?b=2&a=1&c=3")).toBe("?a=1&b=2&c=3");
+    expect(key("?c=3&b=2&a=1")).toBe(key("?a=1&b=2&c=3"));
+  });
+
+  test("a name's repeated values keep their order: the page reads the first, so another order is another key", () => {
+    const key = (query: string) => normalizedQuery(new URL(`https://a.example/p.data${query}`));
+    expect(key("?_routes=a&_routes=b")).toBe("?_routes=a&_routes=b");
+    expect(key("?_routes=b&_routes=a")).toBe("?_routes=b&_routes=a");
+    expect(key("?_routes=a&_routes=b")).not.toBe(key("?_routes=b&_routes=a"));
+    // Interleaved with other names, each name's values still keep their order.
+    expect(key("?x=2&a=1&x=1&a=0&x=3")).toBe("?a=1&a=0&x=2&x=1&x=3");
+    expect(key("?x=2&a=1&x=1")).toBe(key("?a=1&x=2&x=1"));
+  });
+
+  test("the key's query reads back as the request's: the same values, each name's in the same order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom("a", "b", "_routes", "é", "A"), fc.string({ maxLength: 3 })), {
+          maxLength: 8,
+        }),
+        (pairs) => {
+          const url = new URL(`https://a.example/p?${new URLSearchParams(pairs)}`);
+          const keyed = new URLSearchParams(normalizedQuery(url));
+          for (const name of new Set(pairs.map(([name]) => name))) {
+            expect(keyed.getAll(name)).toEqual(url.searchParams.getAll(name));
+          }
+          expect([...keyed.keys()]).toEqual([...url.searchParams.keys()].sort());
+        },
+      ),
+    );
   });
 
   test("another deployed version is another key", () => {

@@ -77,15 +77,16 @@ export function cacheHandling(request: Request): "lookup" | "bypass" | "none" {
 }
 
 /**
- * The query as part of the key: parameters sorted by name (and value), so `?a=1&b=2` and `?b=2&a=1` share an
- * entry; all of them are keyed, so no parameter can change a page without changing its key.
+ * The query as part of the key: parameters sorted by name only, so `?a=1&b=2` and `?b=2&a=1` share an entry,
+ * while a name's repeated values keep their order (the sort is stable): a page reads `get()`, the first of
+ * them, or `getAll()` in order, so `?x=a&x=b` and `?x=b&x=a` may render differently and are two keys. All
+ * parameters are keyed, so no parameter can change a page without changing its key.
  */
 export function normalizedQuery(url: URL): string {
   // Most requests have none: no URLSearchParams to build, sort and print (bench:profile, docs/PERFORMANCE.md).
   if (!url.search) return "";
-  const params = [...url.searchParams].sort(([a, x], [b, y]) =>
-    a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
-  );
+  // Array sort is stable in every engine (ES2019): equal names keep the order they came in.
+  const params = [...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = new URLSearchParams(params).toString();
   return query ? `?${query}` : "";
 }
