@@ -63,7 +63,7 @@ export function canonicalPath(routes: RouteObject[], pathname: string, basename 
 
 function canonicalPage(routes: RouteObject[], pathname: string, basename: string): CanonicalPage | undefined {
   // React Router matches a path it cannot decode as it is (and warns): a bug or a probe, not a spelling.
-  if (!isDecodable(pathname)) return undefined;
+  if (decoded(pathname) === undefined) return undefined;
   const matches = matchRoutes(routes, pathname, basename);
   const routeId = matches?.at(-1)?.route.id;
   if (!matches || routeId === undefined) return undefined;
@@ -297,12 +297,14 @@ function sameMatches(a: RouteMatch[], b: RouteMatch[]): boolean {
   return [...keys].every((key) => paramsA[key] === paramsB[key]);
 }
 
-function isDecodable(pathname: string): boolean {
+/** The path decoded, `undefined` if it cannot be. */
+function decoded(pathname: string): string | undefined {
+  // The result is returned, not dropped: the bundler removes a call to a global it takes for pure (and
+  // decodeURIComponent, which throws on a bad escape, would then never be called) when its value is unused.
   try {
-    decodeURIComponent(pathname);
-    return true;
+    return decodeURIComponent(pathname);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -120,6 +120,16 @@ describe("left alone", () => {
     },
   );
 
+  test.each(["/items/%ZZ", "/Items/%E0%A4%A", "/items/ams%"])(
+    "%s cannot be decoded (React Router matches it as it is): left to its 404, never redirected",
+    async (path) => {
+      const response = await request(path);
+      await response.body?.cancel();
+      expect(response.status).toBe(404);
+      expect(response.headers.get("Location")).toBeNull();
+    },
+  );
+
   test("a canonical path whose page is not there: the route's 404", async () => {
     const response = await request("/glossary/EDGE");
     await response.body?.cancel();
