@@ -18,6 +18,7 @@ import { clientOverLimit } from "../app/platform/limits/rate-limit";
 import { withWriteLimits } from "../app/platform/limits/write-limits.server";
 import { isPageDataRequest, type RequestPlatform, requestPlatform } from "../app/platform/request-context";
 import { missingSecurityHeaders } from "../app/platform/security-headers";
+import { canonicalRedirect } from "./canonical-redirect";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
@@ -117,8 +118,8 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 /**
- * The one door: https, the cross-site gate, the tunnel, pre-rendered pages, shared pages, then the app
- * (with or without reporting).
+ * The one door: https, the cross-site gate, the tunnel, unknown `_routes`, the canonical spelling of a page's
+ * path, pre-rendered pages, shared pages, then the app (with or without reporting).
  */
 async function routeRequest(
   request: Request<unknown, IncomingRequestCfProperties>,
@@ -146,6 +147,10 @@ async function routeRequest(
   if (unknownRoutes.length > 0) {
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
+  // One page, one address: before the pre-rendered pages (served by exact path) and the page cache (keyed by
+  // the URL), so no other spelling renders a page or stores a copy of it (docs/page-cache.md).
+  const toCanonical = canonicalRedirect(request, url);
+  if (toCanonical) return toCanonical;
   // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
   if (isStaticPageRequest(request, url)) {
     // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).

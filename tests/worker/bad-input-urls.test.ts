@@ -30,13 +30,23 @@ describe("encoded slashes and backslashes name no route", () => {
     "/items/ams%2F..%2F..%2Fabout",
     "/items/a%5Cb",
     "/items/a%5C..%5Cabout",
-    "/glossary/..%2f..%2fwrangler.toml",
     "/assets/..%2f..%2fwrangler.toml",
     "/assets/%2e%2e/%2e%2e/server/index.js",
   ])("%s answers 404", async (target) => {
     const response = await get(target);
     expect(response.status).toBe(404);
     expect(response.body).not.toMatch(/compatibility_date|__reactRouterContext\.state|import\.meta/);
+  });
+
+  test("a slug with lower-case escapes is first sent to their canonical spelling on the site, then 404", async () => {
+    // `glossary/:slug` matches it: the value is the same, its canonical spelling has upper-case escapes
+    // (docs/page-cache.md, "One page, one key").
+    const response = await get("/glossary/..%2f..%2fwrangler.toml");
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe("/glossary/..%2F..%2Fwrangler.toml");
+    const followed = await get("/glossary/..%2F..%2Fwrangler.toml");
+    expect(followed.status).toBe(404);
+    expect(followed.body).not.toMatch(/compatibility_date|__reactRouterContext\.state|import\.meta/);
   });
 
   test("a raw backslash is a slash, as browsers read it: /items\\ams is /items/ams", async () => {
