@@ -16,6 +16,7 @@ const thirdPartyHeaders: IncomingHttpHeaders[] = [];
 const served: { app: ServedBuild; ingest: IngestStandIn }[] = [];
 let byDefault: { app: ServedBuild; ingest: IngestStandIn };
 let configured: { app: ServedBuild; ingest: IngestStandIn };
+let untraced: { app: ServedBuild; ingest: IngestStandIn };
 
 beforeAll(async () => {
   thirdParty = createServer((request, response) => {
@@ -33,7 +34,11 @@ beforeAll(async () => {
     buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: { SENTRY_TRACES_SAMPLE_RATE: "1", SENTRY_TRACE_PROPAGATION_ORIGINS: thirdPartyOrigin },
   });
-  served.push(byDefault, configured);
+  untraced = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "0", SENTRY_TRACE_PROPAGATION_ORIGINS: thirdPartyOrigin },
+  });
+  served.push(byDefault, configured, untraced);
 });
 
 afterAll(async () => {
@@ -72,6 +77,14 @@ describe("a loader's request to another origin", () => {
     const baggage = String(thirdPartyHeaders[0]?.baggage);
     expect(baggage).toContain("sentry-transaction=GET%20%2Ffailures%2Foutgoing-fetch");
     expect(baggage).not.toMatch(/email|someone|example\.com|127\.0\.0\.1/);
+  });
+
+  test("carries none from a request that is not traced, even to a configured origin", async () => {
+    await load(untraced, `/failures/outgoing-fetch?to=${encodeURIComponent(thirdPartyOrigin)}`);
+    expect(thirdPartyHeaders).toHaveLength(1);
+    expect(thirdPartyHeaders[0]?.["sentry-trace"]).toBeUndefined();
+    expect(thirdPartyHeaders[0]?.baggage).toBeUndefined();
+    expect(await load(untraced, "/now")).not.toContain('name="sentry-trace"');
   });
 });
 

@@ -282,3 +282,23 @@ test("a hydration mismatch React recovers from is reported once, as handled, wit
   expect(values.at(-1)?.mechanism?.handled).toBe(true);
   expect(values.some((value) => value.type?.startsWith("React ErrorBoundary"))).toBe(true);
 });
+
+test("a client navigation to a route whose headers export throws: the server-side page with the digest of the one event", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  ingest.received.length = 0;
+  await navigateWithRouter(page, "/failures/headers");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("server-side exception");
+  const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
+  expect(digest).toMatch(/^[0-9a-z]{13}$/);
+  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const events = receivedEvents(ingest.received);
+  expect(events).toHaveLength(1);
+  expect(events[0]?.tags).toMatchObject({ digest, route: "/failures/headers" });
+});
