@@ -1,4 +1,4 @@
-import type { CachePurger } from "../app/platform/page-cache/purge.server";
+import type { CachePurger } from "../app/platform/page-cache/cache-purger";
 
 /** The local server's stand-in for Workers Cache (app/platform/local-server/workers-cache.ts), as a binding. */
 type EmulatedCache = { WORKERS_CACHE_EMULATION?: Fetcher };

@@ -2,7 +2,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "./config.server";
 import type { RequestErrors } from "./errors/request-errors";
 import type { RouteTracer } from "./monitoring/route-tracer";
-import type { CachePurger } from "./page-cache/purge.server";
+import type { CachePurger } from "./page-cache/cache-purger";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestPlatform = {

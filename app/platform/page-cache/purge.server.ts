@@ -22,9 +22,6 @@ export type PagePurge = {
   location(path: string): string;
 };
 
-/** Workers Cache's purge, or the local emulation's (the local server's `WORKERS_CACHE_EMULATION` binding). */
-export type CachePurger = (options: { tags: string[] }) => Promise<{ success: boolean; errors: unknown[] }>;
-
 /** The name of the `fresh` query parameter (PagePurge.location). */
 export const FRESH_PARAMETER = "fresh";
 
