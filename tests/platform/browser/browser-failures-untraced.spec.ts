@@ -1,41 +1,20 @@
-import type { ServedBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY } from "../../support/build-under-test.ts";
-import { type IngestStandIn, receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../../support/serve-with-ingest.ts";
+import { receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
 // Browser failures are reported whether or not the visit is traced: the same cases as monitoring.spec.ts,
 // at SENTRY_TRACES_SAMPLE_RATE 0, where nothing but errors is sent.
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "0" },
-  }));
-});
-
-test.afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-test.beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "0" });
 
 type ErrorEvent = { exception?: { values?: { value?: string; mechanism?: { handled?: boolean } }[] } };
 
 async function oneEvent(): Promise<ErrorEvent | undefined> {
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const events = receivedEvents(ingest.received) as ErrorEvent[];
+  const events = receivedEvents(reporting.ingest.received) as ErrorEvent[];
   expect(events).toHaveLength(1);
-  expect(receivedTransactions(ingest.received)).toEqual([]);
+  expect(receivedTransactions(reporting.ingest.received)).toEqual([]);
   return events[0];
 }
 
@@ -44,7 +23,7 @@ test("a route's meta that throws on a client navigation is reported once, unhand
   pageProblems,
 }) => {
   pageProblems.expect(/this route's meta export throws/);
-  await page.goto(new URL("/now", app.url).href);
+  await page.goto(new URL("/now", reporting.app.url).href);
   await waitForHydration(page);
   await navigateWithRouter(page, "/failures/meta");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
@@ -55,7 +34,7 @@ test("a route's meta that throws on a client navigation is reported once, unhand
 
 test("a hydration mismatch is reported once, handled", async ({ page, pageProblems }) => {
   pageProblems.expect(/Minified React error #418|Hydration failed/);
-  await page.goto(new URL("/failures/hydration", app.url).href);
+  await page.goto(new URL("/failures/hydration", reporting.app.url).href);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rendered in the browser");
   const event = await oneEvent();
   expect(event?.exception?.values?.at(-1)?.mechanism?.handled).toBe(true);

@@ -1,13 +1,6 @@
-import type { ServedBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, test, waitForHydration } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY } from "../../support/build-under-test.ts";
-import {
-  type IngestStandIn,
-  parseEnvelope,
-  receivedEvents,
-  receivedTransactions,
-} from "../../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../../support/serve-with-ingest.ts";
+import { parseEnvelope, receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
 /**
  * Routes whose `clientLoader` runs as the page hydrates (`clientLoader.hydrate = true`), in the production
@@ -30,32 +23,13 @@ const ROUTES = [
   },
 ];
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
 // This file runs its own server: reporting on, sent to a stand-in for Sentry that the test reads.
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-test.afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-test.beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 type Session = { status?: string; errors?: number };
 
 function receivedSessions(): Session[] {
-  return ingest.received.flatMap((request) =>
+  return reporting.ingest.received.flatMap((request) =>
     parseEnvelope(request.body)
       .items.filter((item) => item.header.type === "session")
       .map((item) => JSON.parse(item.payload.toString("utf8")) as Session),
@@ -67,10 +41,10 @@ for (const { path, name, serverRenders } of ROUTES) {
     page,
   }) => {
     // The fixtures fail the test on any page error or console error (a hydration mismatch is one).
-    const html = await (await page.request.get(new URL(path, app.url).href)).text();
+    const html = await (await page.request.get(new URL(path, reporting.app.url).href)).text();
     expect(html).toContain(serverRenders);
 
-    await page.goto(new URL(path, app.url).href);
+    await page.goto(new URL(path, reporting.app.url).href);
     await waitForHydration(page);
     await expect(page.getByText("Data from the server and client.")).toBeVisible();
 
@@ -78,7 +52,7 @@ for (const { path, name, serverRenders } of ROUTES) {
     await expect
       .poll(
         () =>
-          (receivedTransactions(ingest.received) as { transaction?: string }[]).some(
+          (receivedTransactions(reporting.ingest.received) as { transaction?: string }[]).some(
             (transaction) => transaction.transaction === path,
           ),
         { timeout: 15_000 },
@@ -86,7 +60,7 @@ for (const { path, name, serverRenders } of ROUTES) {
       .toBe(true);
     await expect.poll(() => receivedSessions().length, { timeout: 15_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(1_000);
-    expect(receivedEvents(ingest.received)).toEqual([]);
+    expect(receivedEvents(reporting.ingest.received)).toEqual([]);
     // An uncaught error would make it "unhandled" (or "crashed") with errors: 1.
     for (const session of receivedSessions()) {
       expect(session.status).toMatch(/^(ok|exited)$/);

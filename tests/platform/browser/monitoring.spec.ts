@@ -1,41 +1,15 @@
-import type { ServedBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY } from "../../support/build-under-test.ts";
-import {
-  type IngestStandIn,
-  receivedEvents,
-  receivedTransactions,
-  TEST_TUNNEL_QUERY,
-} from "../../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../../support/serve-with-ingest.ts";
+import { receivedEvents, receivedTransactions, TEST_TUNNEL_QUERY } from "../../support/ingest-stand-in.ts";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
 const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
 // This file runs its own server: reporting on, sent to a stand-in for Sentry that the test reads.
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-test.afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-test.beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 function url(path: string): string {
-  return new URL(path, app.url).href;
+  return new URL(path, reporting.app.url).href;
 }
 
 type Transaction = {
@@ -47,7 +21,10 @@ type Transaction = {
 async function waitForTransaction(name: string): Promise<void> {
   await expect
     .poll(
-      () => (receivedTransactions(ingest.received) as Transaction[]).some((t) => t.transaction === name),
+      () =>
+        (receivedTransactions(reporting.ingest.received) as Transaction[]).some(
+          (t) => t.transaction === name,
+        ),
       {
         timeout: 15_000,
       },
@@ -56,7 +33,7 @@ async function waitForTransaction(name: string): Promise<void> {
 }
 
 function browserTransactions(): Transaction[] {
-  return (receivedTransactions(ingest.received) as Transaction[]).filter((transaction) =>
+  return (receivedTransactions(reporting.ingest.received) as Transaction[]).filter((transaction) =>
     ["pageload", "navigation"].includes(transaction.contexts?.trace?.op ?? ""),
   );
 }
@@ -100,9 +77,9 @@ test("a client error is reported once, through /monitoring", async ({ page, page
   await page.getByRole("button", { name: "Throw in the browser" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
 
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await page.waitForTimeout(1_000);
-  const events = receivedEvents(ingest.received);
+  const events = receivedEvents(reporting.ingest.received);
   expect(events).toHaveLength(1);
   expect(JSON.stringify(events[0]?.exception)).toContain("this component throws in the browser");
   expect(tunnelled.length).toBeGreaterThan(0);
@@ -124,10 +101,10 @@ test("an error thrown before the SDK loads is buffered, reported, and joins the 
   });
   await page.goto(url("/now"));
   await expect
-    .poll(() => JSON.stringify(receivedEvents(ingest.received)), { timeout: 15_000 })
+    .poll(() => JSON.stringify(receivedEvents(reporting.ingest.received)), { timeout: 15_000 })
     .toContain("early failure before the SDK");
   await waitForTransaction("/now");
-  const [event] = receivedEvents(ingest.received) as (ErrorEvent & {
+  const [event] = receivedEvents(reporting.ingest.received) as (ErrorEvent & {
     contexts?: { trace?: { trace_id?: string } };
   })[];
   const pageLoad = browserTransactions().find(
@@ -146,7 +123,7 @@ test("a server error is reported once, by the server, with the digest on the pag
   const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
   await waitForTransaction("/failures/loader");
   await page.waitForTimeout(500);
-  const events = receivedEvents(ingest.received);
+  const events = receivedEvents(reporting.ingest.received);
   expect(events).toHaveLength(1);
   expect(events[0]?.tags).toMatchObject({ digest });
 });
@@ -190,7 +167,7 @@ test("a thrown redirect produces no error event", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
   await (await page.request.get(url("/items/AMS"), { maxRedirects: 0 })).text();
   await page.waitForTimeout(1_500);
-  expect(receivedEvents(ingest.received)).toEqual([]);
+  expect(receivedEvents(reporting.ingest.received)).toEqual([]);
 });
 
 type ErrorEvent = {
@@ -206,16 +183,16 @@ test("a route's meta that throws on a client navigation: the client-side error p
   await page.goto(url("/now"));
   await waitForHydration(page);
   await waitForTransaction("/now");
-  ingest.received.length = 0;
+  reporting.ingest.received.length = 0;
 
   await navigateWithRouter(page, "/failures/meta");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
   await expect(page).toHaveTitle("Application error");
   await expect(page.getByText("Application Error!")).toHaveCount(0);
 
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await page.waitForTimeout(1_000);
-  const [event, ...others] = receivedEvents(ingest.received) as ErrorEvent[];
+  const [event, ...others] = receivedEvents(reporting.ingest.received) as ErrorEvent[];
   expect(others).toEqual([]);
   const values = event?.exception?.values ?? [];
   expect(values.at(-1)?.value).toContain("this route's meta export throws");
@@ -237,7 +214,7 @@ test("a traced document's page load continues the server's trace: one trace per 
   await waitForTransaction("/now");
   const trace = (name: string) =>
     (
-      receivedTransactions(ingest.received) as {
+      receivedTransactions(reporting.ingest.received) as {
         transaction?: string;
         contexts?: { trace?: { trace_id?: string } };
       }[]
@@ -273,10 +250,10 @@ test("a hydration mismatch React recovers from is reported once, as handled, wit
   pageProblems.expect(/Minified React error #418|Hydration failed/);
   await page.goto(url("/failures/hydration"));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rendered in the browser");
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await waitForTransaction("/failures/hydration");
   await page.waitForTimeout(500);
-  const [event, ...others] = receivedEvents(ingest.received) as ErrorEvent[];
+  const [event, ...others] = receivedEvents(reporting.ingest.received) as ErrorEvent[];
   expect(others).toEqual([]);
   const values = event?.exception?.values ?? [];
   expect(values.at(-1)?.mechanism?.handled).toBe(true);
@@ -291,14 +268,14 @@ test("a client navigation to a route whose headers export throws: the server-sid
   await page.goto(url("/now"));
   await waitForHydration(page);
   await waitForTransaction("/now");
-  ingest.received.length = 0;
+  reporting.ingest.received.length = 0;
   await navigateWithRouter(page, "/failures/headers");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("server-side exception");
   const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
   expect(digest).toMatch(/^[0-9a-z]{13}$/);
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await page.waitForTimeout(1_000);
-  const events = receivedEvents(ingest.received);
+  const events = receivedEvents(reporting.ingest.received);
   expect(events).toHaveLength(1);
   expect(events[0]?.tags).toMatchObject({ digest, route: "/failures/headers" });
 });

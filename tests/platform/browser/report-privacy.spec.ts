@@ -1,8 +1,6 @@
-import type { ServedBuild } from "../../../app/platform/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
-import { FIXTURE_BUILD_DIRECTORY } from "../../support/build-under-test.ts";
-import { type IngestStandIn, receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../../support/serve-with-ingest.ts";
+import { receivedEvents, receivedTransactions } from "../../support/ingest-stand-in.ts";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
 // The browser's reports carry none of the visitor's data (app/platform/monitoring/report-privacy.ts): page
 // URLs whose queries and fragments hold an email address, a token and an id number, a cookie with them,
@@ -15,30 +13,17 @@ const ID_NUMBER = "123-45-6789";
 const SECRETS = [EMAIL, encodeURIComponent(EMAIL), TOKEN, ID_NUMBER];
 const QUERY = `email=${encodeURIComponent(EMAIL)}&token=${TOKEN}&ssn=${ID_NUMBER}`;
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
-test.describe.configure({ mode: "serial" });
-
-test.beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-test.afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 test("a traced page load, client navigations and a client error send no query, fragment or cookie", async ({
   page,
   pageProblems,
 }) => {
   pageProblems.expect(/Reference failure: this component throws in the browser/);
-  await page.context().addCookies([{ name: "session", value: `${TOKEN}-${ID_NUMBER}`, url: app.url.href }]);
-  await page.goto(new URL(`/now?${QUERY}#${EMAIL}`, app.url).href);
+  await page
+    .context()
+    .addCookies([{ name: "session", value: `${TOKEN}-${ID_NUMBER}`, url: reporting.app.url.href }]);
+  await page.goto(new URL(`/now?${QUERY}#${EMAIL}`, reporting.app.url).href);
   await waitForHydration(page);
   await navigateWithRouter(page, `/items?${QUERY}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Items");
@@ -46,11 +31,11 @@ test("a traced page load, client navigations and a client error send no query, f
   await page.getByRole("button", { name: "Throw in the browser" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
 
-  await expect.poll(() => receivedEvents(ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
   await expect
-    .poll(() => receivedTransactions(ingest.received).length, { timeout: 15_000 })
+    .poll(() => receivedTransactions(reporting.ingest.received).length, { timeout: 15_000 })
     .toBeGreaterThanOrEqual(2);
-  const bytes = Buffer.concat(ingest.received.map((request) => request.body)).toString("utf8");
+  const bytes = Buffer.concat(reporting.ingest.received.map((request) => request.body)).toString("utf8");
   for (const secret of SECRETS) expect(bytes, secret).not.toContain(secret);
   // The reports still say where things happened, by path.
   expect(bytes).toContain("/failures/client");
