@@ -147,8 +147,8 @@ async function routeRequest(
   if (unknownRoutes.length > 0) {
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
-  // One page, one address: before the pre-rendered pages (served by exact path) and the page cache (keyed by
-  // the URL), so no other spelling renders a page or stores a copy of it (docs/page-cache.md).
+  // One page, one address: before the pre-rendered pages (served by exact path) and anything shared (Workers
+  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (docs/page-cache.md).
   const toCanonical = canonicalRedirect(request, url);
   if (toCanonical) return toCanonical;
   // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
