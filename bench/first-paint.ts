@@ -17,7 +17,9 @@
  * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--h2` puts every server behind
  * a TLS HTTP/2 front (bench/first-paint/fronts.ts). `--paths /,/now` chooses the paths. `--trace` adds as
  * many traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
- * thread spent its time before the first paint (mainThreadBeforePaint). Ends with one summary line.
+ * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces.
+ * `--documents dir` also measures saved documents, each served as it is (bench/first-paint/variants.ts
+ * makes them: our document with one change each), their assets from this build. Ends with one summary line.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +27,7 @@ import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
-import { type Front, startProxy, startReferrer } from "./first-paint/fronts.ts";
+import { type Front, startDocuments, startProxy, startReferrer } from "./first-paint/fronts.ts";
 import { emulatePhone, PHONE_OPTION, PROFILES, type Profile } from "./phone.ts";
 import { median } from "./stats.ts";
 
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     compare: { type: "string", multiple: true, default: [] },
     baseline: { type: "string", multiple: true, default: [] },
     coop: { type: "boolean", default: false },
+    documents: { type: "string" },
     h2: { type: "boolean", default: false },
     direct: { type: "boolean", default: false },
     paths: { type: "string", default: "/,/now" },
@@ -71,6 +74,11 @@ async function front(url: string, coop = false): Promise<string> {
 const bases: { name: string; url: string }[] = [{ name: "this app", url: await front(app.url.origin) }];
 for (const [index, served] of baselines.entries())
   bases.push({ name: values.baseline[index] ?? "", url: await front(served.url.origin) });
+if (values.documents)
+  for (const served of await startDocuments(values.documents, app.url.origin)) {
+    fronts.push(served);
+    bases.push({ name: `document ${served.name}`, url: await front(served.url) });
+  }
 for (const url of values.compare) {
   bases.push({ name: url, url: await front(url) });
   if (values.coop) bases.push({ name: `${url} +COOP`, url: await front(url, true) });

@@ -120,3 +120,58 @@ export async function startProxy(upstream: string, options: ProxyOptions): Promi
   const port = await listen(server, "127.0.0.1");
   return { url: `${options.h2 ? "https" : "http"}://127.0.0.1:${port}`, close: closer(server) };
 }
+
+/**
+ * Saved documents, for controlled experiments (bench/first-paint/variants.ts): `dir/<name>.html`, each served
+ * at every path but `/assets/` on a server of its own with the headers of `dir/headers.json` (a response's
+ * headers as saved, less those of its transfer); `/assets/` and everything else is proxied to `app`.
+ */
+export async function startDocuments(dir: string, app: string): Promise<(Front & { name: string })[]> {
+  const { readdirSync } = await import("node:fs");
+  const saved: Record<string, string> = JSON.parse(readFileSync(join(dir, "headers.json"), "utf8"));
+  const target = new URL(app);
+  const servers: (Front & { name: string })[] = [];
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith(".html"))
+    .sort()) {
+    const name = file.slice(0, -".html".length);
+    const document = readFileSync(join(dir, file));
+    // A variant's own headers: `dir/<name>.headers.json`, merged over the saved ones (null removes one).
+    let own: Record<string, string | null> = {};
+    try {
+      own = JSON.parse(readFileSync(join(dir, `${name}.headers.json`), "utf8"));
+    } catch {}
+    const headers: Record<string, string> = {};
+    for (const [header, value] of Object.entries({ ...saved, ...own }))
+      if (
+        value !== null &&
+        !["content-length", "content-encoding", "transfer-encoding", "date"].includes(header)
+      )
+        headers[header] = value;
+    const server = createServer((req, res) => {
+      const path = req.url ?? "/";
+      if (!path.startsWith("/assets/") && !path.startsWith("/favicon")) {
+        res.writeHead(200, { ...headers, "content-length": String(document.length) });
+        res.end(document);
+        return;
+      }
+      const forwarded = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path,
+          headers: { ...forwardable(req.headers), host: target.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+          answer.pipe(res);
+        },
+      );
+      forwarded.on("error", () => res.destroy());
+      forwarded.end();
+    });
+    const port = await listen(server, "127.0.0.1");
+    servers.push({ name, url: `http://127.0.0.1:${port}`, close: closer(server) });
+  }
+  return servers;
+}
