@@ -1,52 +1,136 @@
 /**
- * npm run bench:first-paint [-- --phone] [-- --compare http://127.0.0.1:3601 ...] [-- --baseline dir ...] [-- --trace]:
+ * npm run bench:first-paint [-- --phone | --splits | --profile network ...] [-- --compare http://127.0.0.1:3001 ...]
+ * [-- --coop] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --trace]:
  * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
- * each time (empty cache, new connections), median of 7 (BENCH_RUNS). `--phone` throttles network and CPU
- * (bench/phone.ts); `--compare` measures other servers of the same pages (the Next.js anchor) and
- * `--baseline` other builds of this app (a build directory, e.g. one made with BUILD_DIRECTORY before a
- * change), interleaved with this one, so only figures from one run are compared. `--trace` adds as many
- * traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
- * thread spent its time before the first paint (mainThreadBeforePaint). Ends with one summary line.
+ * each time (empty cache, new connections), median of 7 (BENCH_RUNS).
+ *
+ * Each load enters the page as a visitor does: from another site's page (http://localhost:<port>/, a
+ * different site than 127.0.0.1), by clicking a link to it, so Chromium's process model is a visitor's (a
+ * document with `Cross-Origin-Opener-Policy` opened from a blank tab costs a process swap a visitor never
+ * pays); `--direct` loads it in the blank tab instead. Timings are from the clicked navigation's start.
+ *
+ * `--phone` throttles network and CPU (bench/phone.ts); `--profile network|cpu|phone|desktop` (repeatable)
+ * measures each profile given, and `--splits` is phone, network-only and CPU-only; all interleaved.
+ * `--compare` measures other servers of the same pages (the anchors) and `--baseline` other builds of this
+ * app (a build directory, e.g. one made with BUILD_DIRECTORY before a change), interleaved with this one, so
+ * only figures from one run are compared. `--coop` also measures each `--compare` server through a local
+ * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--h2` puts every server behind
+ * a TLS HTTP/2 front (bench/first-paint/fronts.ts). `--paths /,/now` chooses the paths. `--trace` adds as
+ * many traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
+ * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces.
+ * `--documents dir` also measures saved documents, each served as it is (bench/first-paint/variants.ts
+ * makes them: our document with one change each), their assets from this build. Ends with one summary line.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Browser, chromium } from "@playwright/test";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { serveBuild } from "../app/platform/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
-import { emulatePhone, PHONE_OPTION } from "./phone.ts";
+import { type Front, startDocuments, startProxy, startReferrer } from "./first-paint/fronts.ts";
+import { emulatePhone, PHONE_OPTION, PROFILES, type Profile } from "./phone.ts";
 import { median } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
     ...PHONE_OPTION,
+    profile: { type: "string", multiple: true, default: [] },
+    splits: { type: "boolean", default: false },
     compare: { type: "string", multiple: true, default: [] },
     baseline: { type: "string", multiple: true, default: [] },
+    coop: { type: "boolean", default: false },
+    documents: { type: "string" },
+    h2: { type: "boolean", default: false },
+    direct: { type: "boolean", default: false },
+    paths: { type: "string", default: "/,/now" },
     trace: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const PATHS = ["/", "/now"];
+const PATHS = values.paths.split(",");
+const profiles: Profile[] = values.splits
+  ? ["phone", "network", "cpu"]
+  : values.profile.length
+    ? values.profile.map((name) => {
+        if (!PROFILES.includes(name as Profile)) throw new Error(`--profile: one of ${PROFILES.join(", ")}`);
+        return name as Profile;
+      })
+    : [values.phone ? "phone" : "desktop"];
 
 const app = await serveBuild({ onLog: () => {} });
 const baselines = await Promise.all(
   values.baseline.map((buildDirectory) => serveBuild({ buildDirectory, onLog: () => {} })),
 );
+const fronts: Front[] = [];
+const referrer = await startReferrer();
+fronts.push(referrer);
+/** A server as measured: itself, or behind the HTTP/2 front with `--h2`. */
+async function front(url: string, coop = false): Promise<string> {
+  if (!values.h2 && !coop) return url;
+  const proxy = await startProxy(url, { coop, h2: values.h2 });
+  fronts.push(proxy);
+  return proxy.url;
+}
+const bases: { name: string; url: string }[] = [{ name: "this app", url: await front(app.url.origin) }];
+for (const [index, served] of baselines.entries())
+  bases.push({ name: values.baseline[index] ?? "", url: await front(served.url.origin) });
+if (values.documents)
+  for (const served of await startDocuments(values.documents, app.url.origin)) {
+    fronts.push(served);
+    bases.push({ name: `document ${served.name}`, url: await front(served.url) });
+  }
+for (const url of values.compare) {
+  bases.push({ name: url, url: await front(url) });
+  if (values.coop) bases.push({ name: `${url} +COOP`, url: await front(url, true) });
+}
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-const bases = [
-  { name: "this app", url: app.url.origin },
-  ...baselines.map((served, index) => ({ name: values.baseline[index] ?? "", url: served.url.origin })),
-  ...values.compare.map((url) => ({ name: url, url })),
+
+/**
+ * ms from the navigation's start: FCP, the HTML's last byte, domInteractive, the first stylesheet's request
+ * and last byte, the first script's request.
+ */
+type Sample = {
+  fcp: number;
+  htmlEnd: number;
+  interactive: number;
+  cssStart: number;
+  cssEnd: number;
+  jsStart: number;
+};
+const FIELDS: { field: keyof Sample; label: string }[] = [
+  { field: "fcp", label: "FCP" },
+  { field: "htmlEnd", label: "HTML end" },
+  { field: "interactive", label: "domInteractive" },
+  { field: "cssStart", label: "CSS start" },
+  { field: "jsStart", label: "JS start" },
 ];
 
-/** ms from navigation start: FCP, the HTML's last byte, the first stylesheet's request and last byte, the first script's request. */
-type Sample = { fcp: number; htmlEnd: number; cssStart: number; cssEnd: number; jsStart: number };
+/** Opens `url` in `page` as a visitor does: by a link on another site's page (or, `--direct`, by itself). */
+async function enter(page: Page, url: string): Promise<void> {
+  if (values.direct) {
+    await page.goto(url, { waitUntil: "load" });
+    return;
+  }
+  await page.goto(referrer.link(url), { waitUntil: "load" });
+  await Promise.all([page.waitForURL(url, { waitUntil: "load" }), page.click("#go")]);
+}
 
-/** One cold load. */
-async function firstPaint(browser: Browser, url: string): Promise<Sample> {
-  const context = await browser.newContext();
+/** A fresh context (empty cache, new connections) and page, throttled as `profile` says. */
+async function withPage<T>(browser: Browser, profile: Profile, use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: values.h2 });
   try {
     const page = await context.newPage();
-    if (values.phone) await emulatePhone(page);
-    await page.goto(url, { waitUntil: "load" });
+    await emulatePhone(page, profile);
+    return await use(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** One cold load. */
+async function firstPaint(browser: Browser, url: string, profile: Profile): Promise<Sample> {
+  return withPage(browser, profile, async (page) => {
+    await enter(page, url);
     return await page.evaluate(
       () =>
         new Promise<Sample>((resolve) => {
@@ -60,6 +144,7 @@ async function firstPaint(browser: Browser, url: string): Promise<Sample> {
             resolve({
               fcp: fcp.startTime,
               htmlEnd: navigation?.responseEnd ?? Number.NaN,
+              interactive: navigation?.domInteractive ?? Number.NaN,
               cssStart: first(/\.css$/)?.startTime ?? Number.NaN,
               cssEnd: first(/\.css$/)?.responseEnd ?? Number.NaN,
               jsStart: first(/\.js$/)?.startTime ?? Number.NaN,
@@ -68,9 +153,7 @@ async function firstPaint(browser: Browser, url: string): Promise<Sample> {
           read();
         }),
     );
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**
@@ -78,10 +161,22 @@ async function firstPaint(browser: Browser, url: string): Promise<Sample> {
  * in ms, from a Chromium trace. Each event's time goes to the innermost kind it is nested in (self time), so
  * the kinds add up to the busy time: the requests a page makes (one `ResourceFetcher::requestResource` per
  * preload or script), its inline and module scripts, the HTML parser's own work, style and layout, paint,
- * and the rest (committing the navigation, creating the script context, idle-time tasks).
+ * and the rest (committing the navigation, creating the script context, idle-time tasks). `fcp` is the
+ * paint's time from the navigation's start in the trace, `idle` the part of it the thread was not busy
+ * (waiting for the network or for another process).
  */
 type MainThread = Record<(typeof KINDS)[number], number>;
-const KINDS = ["busy", "requests", "scripts", "parse", "style+layout", "paint", "rest"] as const;
+const KINDS = [
+  "fcp",
+  "idle",
+  "busy",
+  "requests",
+  "scripts",
+  "parse",
+  "style+layout",
+  "paint",
+  "rest",
+] as const;
 const KIND_OF: Record<string, (typeof KINDS)[number]> = {
   RunTask: "rest",
   "ResourceFetcher::requestResource": "requests",
@@ -115,14 +210,18 @@ type TraceEvent = {
   args?: { data?: { documentLoaderURL?: string } };
 };
 
-function mainThreadBeforePaint(events: TraceEvent[]): MainThread {
-  const navigation = events.find(
-    (event) => event.name === "navigationStart" && event.args?.data?.documentLoaderURL?.startsWith("http"),
-  );
-  const paint = events.find((event) => event.name === "firstContentfulPaint");
-  const parse = events.find((event) => event.name === "ParseHTML" && event.pid === paint?.pid);
+function mainThreadBeforePaint(events: TraceEvent[], url: string): MainThread {
   const totals = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as MainThread;
-  if (!navigation || !paint || !parse) return totals;
+  // The measured page's navigation (not the referrer's), and its first paint.
+  const navigation = events.find(
+    (event) => event.name === "navigationStart" && event.args?.data?.documentLoaderURL === url,
+  );
+  if (!navigation) return totals;
+  const paint = events
+    .filter((event) => event.name === "firstContentfulPaint" && event.ts > navigation.ts)
+    .sort((a, b) => a.ts - b.ts)[0];
+  const parse = events.find((event) => event.name === "ParseHTML" && event.pid === paint?.pid);
+  if (!paint || !parse) return totals;
   const timed = events
     .filter(
       (event) =>
@@ -146,34 +245,40 @@ function mainThreadBeforePaint(events: TraceEvent[]): MainThread {
     totals[kind] += duration;
     stack.push({ end: event.ts + (event.dur ?? 0), kind });
   }
+  totals.fcp = (paint.ts - navigation.ts) / 1000;
+  totals.idle = totals.fcp - totals.busy;
   return totals;
 }
 
-/** One cold load, traced. */
-async function tracedFirstPaint(browser: Browser, url: string): Promise<MainThread> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    if (values.phone) await emulatePhone(page);
+/** One cold load, traced; TRACE_DIR keeps each trace (Chromium's JSON, for chrome://tracing or Perfetto). */
+let traceCount = 0;
+async function tracedFirstPaint(browser: Browser, url: string, profile: Profile): Promise<MainThread> {
+  return withPage(browser, profile, async (page) => {
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-    await page.goto(url, { waitUntil: "load" });
+    await enter(page, url);
     await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
-    return mainThreadBeforePaint(JSON.parse((await browser.stopTracing()).toString()).traceEvents);
-  } finally {
-    await context.close();
-  }
+    const trace = await browser.stopTracing();
+    if (process.env.TRACE_DIR) {
+      const name = `${String(traceCount++).padStart(3, "0")}-${profile}-${new URL(url).port}${new URL(url).pathname.replaceAll("/", "_")}.json`;
+      writeFileSync(join(process.env.TRACE_DIR, name), trace);
+    }
+    return mainThreadBeforePaint(JSON.parse(trace.toString()).traceEvents, url);
+  });
 }
 
-/** RUNS loads of every path of every server, interleaved, keyed "server path". */
+/** RUNS loads of every path of every server under every profile, interleaved, keyed "profile|server|path". */
 async function interleaved<T>(
-  load: (browser: Browser, url: string) => Promise<T>,
+  load: (browser: Browser, url: string, profile: Profile) => Promise<T>,
 ): Promise<Map<string, T[]>> {
   const results = new Map<string, T[]>();
   for (let run = 0; run < RUNS; run++) {
-    for (const path of PATHS) {
-      for (const base of bases) {
-        const key = `${base.name} ${path}`;
-        results.set(key, [...(results.get(key) ?? []), await load(browser, new URL(path, base.url).href)]);
+    for (const profile of profiles) {
+      for (const path of PATHS) {
+        for (const base of bases) {
+          const key = `${profile}|${base.name}|${path}`;
+          const sample = await load(browser, new URL(path, base.url).href, profile);
+          results.set(key, [...(results.get(key) ?? []), sample]);
+        }
       }
     }
   }
@@ -183,41 +288,51 @@ async function interleaved<T>(
 let samples = new Map<string, Sample[]>();
 let traces = new Map<string, MainThread[]>();
 try {
+  // One unmeasured load of each first: the servers' first requests (workerd's isolate, Next's route) are not a visitor's.
+  for (const path of PATHS)
+    for (const base of bases) await firstPaint(browser, new URL(path, base.url).href, "desktop");
   samples = await interleaved(firstPaint);
   if (values.trace) traces = await interleaved(tracedFirstPaint);
 } finally {
   await browser.close();
+  await Promise.all(fronts.map((served) => served.close()));
   await app.close();
   await Promise.all(baselines.map((served) => served.close()));
 }
 
 const fixed = (ms: number) => (Number.isNaN(ms) ? "-" : ms.toFixed(0));
+const spread = (list: number[]) => {
+  const sorted = list.filter((ms) => !Number.isNaN(ms)).sort((a, b) => a - b);
+  return sorted.length ? `${fixed(sorted[0] ?? Number.NaN)}-${fixed(sorted.at(-1) ?? Number.NaN)}` : "-";
+};
 console.log(
-  `\n${values.phone ? "phone profile (bench/phone.ts)" : "desktop, no throttling"}, median of ${RUNS}:`,
+  `\n${values.direct ? "opened in a blank tab" : "entered from another site's page (a link click)"}, ` +
+    `${values.h2 ? "HTTPS over HTTP/2 (local TLS front)" : "HTTP/1.1"}, median of ${RUNS}; profiles: ` +
+    `${profiles.join(", ")} (phone = 4x CPU + 150 ms RTT + 1.6 Mbps; network/cpu = that half alone)`,
 );
 console.log(
-  "server                      path    FCP   HTML end   CSS start   CSS end   JS start   (ms, medians)",
+  `profile  server                            path  ${FIELDS.map(({ label }) => label.padStart(15)).join("")}   FCP min-max`,
 );
 const summary: string[] = [];
 for (const [key, list] of samples) {
-  const name = key.slice(0, key.lastIndexOf(" "));
-  const path = key.slice(key.lastIndexOf(" ") + 1);
+  const [profile = "", name = "", path = ""] = key.split("|");
   const of = (field: keyof Sample) => fixed(median(list.map((sample) => sample[field])));
   console.log(
-    `${name.padEnd(27)} ${path.padEnd(6)} ${of("fcp").padStart(5)} ${of("htmlEnd").padStart(10)} ${of("cssStart").padStart(11)} ${of("cssEnd").padStart(9)} ${of("jsStart").padStart(10)}   (FCP all: ${list.map(({ fcp }) => fixed(fcp)).join(", ")})`,
+    `${profile.padEnd(8)} ${name.padEnd(33)} ${path.padEnd(5)} ${FIELDS.map(({ field }) => of(field).padStart(15)).join("")}   ${spread(list.map(({ fcp }) => fcp))}`,
   );
-  summary.push(`${name} ${path} ${of("fcp")} ms`);
+  summary.push(`${profile} ${name} ${path} ${of("fcp")} ms`);
 }
 if (traces.size) {
   console.log(
     `\nmain thread before the first paint, traced (ms, medians of ${RUNS}; each kind a median of its own):`,
   );
-  console.log(`server                      path   ${KINDS.map((kind) => kind.padStart(13)).join("")}`);
+  console.log(
+    `profile  server                            path ${KINDS.map((kind) => kind.padStart(13)).join("")}`,
+  );
   for (const [key, list] of traces) {
-    const name = key.slice(0, key.lastIndexOf(" "));
-    const path = key.slice(key.lastIndexOf(" ") + 1);
+    const [profile = "", name = "", path = ""] = key.split("|");
     const cells = KINDS.map((kind) => fixed(median(list.map((sample) => sample[kind]))).padStart(13));
-    console.log(`${name.padEnd(27)} ${path.padEnd(6)}${cells.join("")}`);
+    console.log(`${profile.padEnd(8)} ${name.padEnd(33)} ${path.padEnd(5)}${cells.join("")}`);
   }
 }
-console.log(`\nfirst-paint${values.phone ? " (phone)" : ""}: ${summary.join("; ")}`);
+console.log(`\nfirst-paint: ${summary.join("; ")}`);

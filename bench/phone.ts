@@ -13,16 +13,26 @@ export const PHONE = {
   cpuSlowdown: 4,
 } as const;
 
-export async function emulatePhone(page: Page): Promise<void> {
+/**
+ * Which half of the phone to emulate: both (`phone`), its network alone (`network`), its CPU alone (`cpu`),
+ * or neither (`desktop`). The splits tell a latency-bound cost from a CPU-bound one.
+ */
+export type Profile = "phone" | "network" | "cpu" | "desktop";
+export const PROFILES: readonly Profile[] = ["phone", "network", "cpu", "desktop"];
+
+export async function emulatePhone(page: Page, profile: Profile = "phone"): Promise<void> {
+  if (profile === "desktop") return;
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: PHONE.latencyMs,
-    downloadThroughput: PHONE.downloadBitsPerSecond / 8,
-    uploadThroughput: PHONE.uploadBitsPerSecond / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
+  if (profile !== "cpu") {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: PHONE.latencyMs,
+      downloadThroughput: PHONE.downloadBitsPerSecond / 8,
+      uploadThroughput: PHONE.uploadBitsPerSecond / 8,
+    });
+  }
+  if (profile !== "network") await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
 }
 
 /** `--phone` on the command line. */

@@ -1,0 +1,56 @@
+/**
+ * node bench/first-paint/variants.ts <dir> [path]: saves this build's document of `path` (default /now) and
+ * its headers in <dir>, with copies that each change one thing, for a controlled experiment:
+ * `node bench/first-paint.ts --documents <dir> --paths /now ...` measures them all, interleaved, with the
+ * live app and the anchors. `original` is the saved document unchanged (the control).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
+
+const [dir = "/tmp/first-paint-documents", path = "/now"] = process.argv.slice(2);
+const app = await serveBuild({ onLog: () => {} });
+let html: string;
+let headers: Record<string, string>;
+try {
+  const response = await fetch(new URL(path, app.url), { headers: { "accept-encoding": "identity" } });
+  html = await response.text();
+  headers = Object.fromEntries(response.headers);
+} finally {
+  await app.close();
+}
+
+/** Removes what `pattern` matches, and fails if it matches nothing (a variant must change something). */
+function without(text: string, pattern: RegExp): string {
+  if (!pattern.test(text)) throw new Error(`nothing matches ${pattern}`);
+  return text.replace(pattern, "");
+}
+const STYLE = /<style[^>]*>[^<]*<\/style>/;
+const CLASSIC_SCRIPTS = /<script nonce="[^"]+">[\s\S]*?<\/script>/g;
+
+/** name: [document, headers to change (null removes)] */
+const variants: Record<string, [string, Record<string, string | null>?]> = {
+  original: [html],
+  "no-coop": [html, { "cross-origin-opener-policy": null }],
+  "no-link-header": [html, { link: null }],
+  "no-csp": [html, { "content-security-policy": null }],
+  "no-modulepreload": [without(html, /<link rel="modulepreload"[^>]*\/>/g)],
+  "no-icon": [without(html, /<link[^>]*rel="icon"[^>]*\/>/)],
+  "no-inline-css": [without(html, STYLE)],
+  "css-no-color-scheme": [without(html, /color-scheme:light dark;/)],
+  "css-no-font-stack": [without(html, /font-family:system-ui[^;]*;/)],
+  "no-skip-link": [without(html, /<a href="#main" class="skip-link">[^<]*<\/a>/)],
+  "no-route-announcer": [without(html, /<p id="route-announcer"[^>]*><\/p>/)],
+  "no-scroll-restoration": [without(html, /<script nonce="[^"]+">\(\(storageKey2[\s\S]*?<\/script>/)],
+  "no-classic-scripts": [without(html, CLASSIC_SCRIPTS)],
+  "no-scripts": [without(without(html, CLASSIC_SCRIPTS), /<script[^>]*type="module"[\s\S]*?<\/script>/)],
+  "no-header-nav": [without(html, /<header class="site-header">[\s\S]*?<\/header>/)],
+};
+
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, "headers.json"), JSON.stringify(headers, null, 2));
+for (const [name, [document, changed]] of Object.entries(variants)) {
+  writeFileSync(join(dir, `${name}.html`), document);
+  if (changed) writeFileSync(join(dir, `${name}.headers.json`), JSON.stringify(changed));
+}
+console.log(`${Object.keys(variants).length} documents of ${path} in ${dir}`);
