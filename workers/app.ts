@@ -64,7 +64,7 @@ const app = {
         return nonce;
       },
       errors: createRequestErrors(reporting?.report),
-      cachePurger: workersCachePurger(ctx, env),
+      cachePurger: workersCachePurger(ctx, env, request),
       tracer: reporting?.tracer,
       waitUntil(promise) {
         // Recorded even when the visitor has gone: this work was meant to finish without them.

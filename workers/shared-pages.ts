@@ -41,8 +41,7 @@ export async function answerSharedPages(
   const response = await parts.render(request);
   const policy = sharedCachePolicy(response.status, response.headers);
   if (!policy) return response;
-  // `npm run dev` renders every request afresh, as it does pre-rendered pages.
-  if (!mayShareAnswer(request) || import.meta.env.DEV) return perRequest(response);
+  if (!mayShareAnswer(request)) return perRequest(response);
   // A HEAD is answered with the headers of the GET whose copy would be stored (the policy's hashes need
   // the page); Workers Cache itself sends a cold HEAD on as a GET.
   if (!request.headers.has("Cookie") && request.method === "GET") {
@@ -73,7 +72,11 @@ async function sharedCopy(
 ): Promise<Response> {
   const headers = new Headers(response.headers);
   let body: BodyInit | null = response.body;
-  if (headers.get("Content-Type")?.startsWith("text/html")) {
+  // Under `npm run dev` the copy keeps the nonce and policy it was rendered with: its inline module script
+  // imports React Router's HMR runtime, which no modulepreload fetches first, and a script allowed by hash
+  // may not import what was not preloaded; Vite's injected `<style>` elements need the nonce too. The
+  // nonce-free copy is what `npm start`, the tests and production serve.
+  if (!import.meta.env.DEV && headers.get("Content-Type")?.startsWith("text/html")) {
     const nonce = policyNonce(headers.get("Content-Security-Policy"));
     const html = await response.text();
     const page = nonce ? withoutNonce(html, nonce) : html;

@@ -69,6 +69,70 @@ test("React Router's prefetch prop goes to the platform's queue in development, 
   await expect(page.locator('link[as="fetch"]')).toHaveCount(0);
 });
 
+test.describe("the Workers Cache in front of the dev server's Worker", () => {
+  // app/platform/vite/dev-workers-cache.ts; docs/page-cache.md. /messages/latest is shared for 60 s and purged
+  // by a post (app/routes/messages-latest.tsx); the dev server migrated the local database before starting.
+
+  test("a shared page is a hit on repeat, and its copy hydrates with Vite's styles and HMR runtime", async ({
+    page,
+    request,
+  }) => {
+    await expect
+      .poll(async () => (await request.get("/messages/latest")).headers()["cf-cache-status"])
+      .toBe("HIT");
+    // The copy keeps the nonce it was rendered with, Vite's styles and HMR runtime need it (shared-pages.ts).
+    const copy = await request.get("/messages/latest");
+    const nonce = /script-src 'nonce-([^']+)'/.exec(copy.headers()["content-security-policy"] ?? "")?.[1];
+    expect(await copy.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}"/>`);
+
+    const cspViolations = await recordCspViolations(page);
+    const response = await page.goto("/messages/latest");
+    expect(response?.headers()["cf-cache-status"]).toBe("HIT");
+    await waitForHydration(page);
+    await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
+    await page.getByRole("link", { name: "About", exact: true }).click();
+    await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
+    expect(await cspViolations()).toEqual([]);
+  });
+
+  test("Vite's modules and per-request pages pass by the cache", async ({ request }) => {
+    expect((await request.get("/@vite/client")).headers()["cf-cache-status"]).toBeUndefined();
+    // A page rendered per request says `private, no-store`: the cache passes it by.
+    expect((await request.get("/messages")).headers()["cf-cache-status"]).toBe("BYPASS");
+    // A client cannot name the purge address the Worker is given, nor skip the cache.
+    const forged = await request.get("/messages/latest", {
+      headers: {
+        "x-edge-platform-dev-cache-origin": "guess",
+        "x-edge-platform-dev-cache-purge": "http://x/",
+      },
+    });
+    expect(forged.headers()["cf-cache-status"]).toBe("HIT");
+  });
+
+  test("a post purges the shared page: the poster and the next visitor see the new message", async ({
+    page,
+    browser,
+  }) => {
+    const text = `posted in development ${Math.random().toString(36).slice(2, 10)}`;
+    await page.goto("/messages/latest");
+    await page.goto("/messages/latest");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Post a message" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Developer");
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByRole("status").getByText("Message posted.")).toBeVisible();
+    await page.goto("/messages/latest");
+    await expect(page.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+    const visitor = await browser.newContext();
+    const visitorPage = await visitor.newPage();
+    const response = await visitorPage.goto("/messages/latest");
+    expect(response?.headers()["cf-cache-status"]).toBe("HIT");
+    await expect(visitorPage.getByRole("list", { name: "Latest messages" }).getByText(text)).toBeVisible();
+    await visitor.close();
+  });
+});
+
 test.describe("Vite's error overlay", () => {
   test.beforeAll(async () => {
     await mkdir(SCRATCH, { recursive: true });

@@ -184,7 +184,6 @@ async function workersCacheEnabled(serverDirectory: string): Promise<boolean> {
   return config.cache?.enabled === true;
 }
 
-/** The app Worker's answer to a request the cache sends on (a miss, a refresh or an uncached request). */
 /**
  * The cache's way to the app: a Worker that hands each request on through a service binding, as the guard
  * does, so the app's static assets answer first (a direct `getWorker(app).fetch` would skip them).
