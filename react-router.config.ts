@@ -1,5 +1,5 @@
 import type { Config } from "@react-router/dev/config";
-import { APP_DIRECTORY, loadAppUnderBuild } from "./app/platform/vite/app-under-build.ts";
+import { APP_DIRECTORY, loadAppUnderBuild } from "edge-platform/vite";
 
 const { EXTRA_ACTION_ORIGINS, STATIC_PAGES } = await loadAppUnderBuild();
 

@@ -1,8 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
+import { edgePlatform, loadAppUnderBuild, workerConfig } from "edge-platform/vite";
 import { defineConfig } from "vite";
-import { loadAppUnderBuild } from "./app/platform/vite/app-under-build.ts";
-import { edgePlatform, workerConfig } from "./app/platform/vite/vite-plugin.ts";
 
 // The product's choices (app/product.config.ts) and routes, or the platform's test fixture's (APP_DIRECTORY).
 const app = await loadAppUnderBuild();

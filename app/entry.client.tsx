@@ -1,2 +1,2 @@
-// The platform's hydration (app/platform/entry.client.tsx): error reporting and the navigation platform.
-import "./platform/entry.client";
+// The platform's hydration (packages/edge-platform/src/entry.client.tsx): error reporting and the navigation platform.
+import "edge-platform/entry.client";

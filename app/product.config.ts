@@ -3,7 +3,7 @@ import { GLOSSARY } from "./data/glossary.ts";
 /**
  * The product's choices the platform is configured with, in one place. Read by the build
  * (react-router.config.ts, vite.config.ts), which hands them to the platform; the platform
- * (app/platform/, workers/) never imports product code (a lint rule in biome.json keeps it so).
+ * (packages/edge-platform/src/, workers/) never imports product code (a lint rule in biome.json keeps it so).
  * The layout and navigation around every page are the product's too: app/root.tsx.
  */
 

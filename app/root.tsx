@@ -1,12 +1,11 @@
+import { ErrorPage, errorMeta, PlatformDocument } from "edge-platform/react";
+import { platformRootData } from "edge-platform/server";
 import type { ReactNode } from "react";
 import { Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesHref from "./app.css?url";
 import { SiteNav } from "./components/site-nav";
 import iconHref from "./favicon.svg?url&no-inline";
-import { PlatformDocument } from "./platform/document";
-import { ErrorPage, errorMeta } from "./platform/errors/error-page";
-import { platformRootData } from "./platform/root-data.server";
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 

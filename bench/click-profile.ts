@@ -20,7 +20,7 @@
  *   NavLink's class shows here).
  * The trace adds, for the click -> visible window: main-thread busy time, tasks run, and CPU samples by
  * what they ran. For a build whose source maps are in `build/sourcemaps/client` (ours), samples are named
- * by their original source (react-dom, react-router, turbo-stream, app/platform/...); otherwise by script.
+ * by their original source (react-dom, react-router, turbo-stream, packages/edge-platform/src/...); otherwise by script.
  *
  * Bases are measured interleaved (A B A B ..., reversed every other round); medians per base and target.
  * The machine may be shared: the load average is printed at the start and the end.

@@ -13,7 +13,7 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { chromium, type Page } from "@playwright/test";
-import { type ServedBuild, serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { storedMessageCount, TEST_VARS } from "../tests/support/build-under-test.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { freePort } from "../tests/support/free-port.ts";

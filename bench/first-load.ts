@@ -3,7 +3,7 @@
  * build served in workerd, raw and gzip -9, and any Sentry code in it. Ends with one summary line.
  */
 
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { measureFirstLoad } from "../tests/support/first-load.ts";
 
 const KB = 1024;

@@ -25,7 +25,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "@playwright/test";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { type Front, startDocuments, startProxy, startReferrer } from "./first-paint/fronts.ts";
 import { emulatePhone, PHONE_OPTION, PROFILES, type Profile } from "./phone.ts";

@@ -10,7 +10,7 @@
  */
 import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS } from "../tests/support/build-under-test.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";

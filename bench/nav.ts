@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
 import { emulatePhone, PHONE_OPTION } from "./phone.ts";
 import { median } from "./stats.ts";

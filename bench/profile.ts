@@ -10,7 +10,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { freePort } from "../tests/support/free-port.ts";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";

@@ -9,9 +9,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
-import { contentSecurityPolicy } from "../app/platform/security-headers.ts";
-import { inlineScripts, scriptHash } from "../app/platform/static-page-policy.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
+import { contentSecurityPolicy } from "../packages/edge-platform/src/security-headers.ts";
+import { inlineScripts, scriptHash } from "../packages/edge-platform/src/static-page-policy.ts";
 import { measureFirstLoad } from "../tests/support/first-load.ts";
 import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "../tests/support/scaled-copy.ts";
 

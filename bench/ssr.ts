@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";

@@ -3,7 +3,7 @@
  * ingest stand-in (both on 127.0.0.1), sequential requests, interleaved A B A B. Ends with one summary line.
  */
 
-import { serveBuild } from "../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
 import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
 import { reportingVars } from "../tests/support/serve-with-ingest.ts";
 import { percentile } from "./stats.ts";

@@ -1,5 +1,5 @@
+import { useAppRouter } from "edge-platform/react";
 import { useNavigation } from "react-router";
-import { useAppRouter } from "../platform/navigation/use-app-router";
 
 /** Visible controls for each router verb (docs/contract.md C2), on the reference pages. */
 export function NavigationControls() {

@@ -1,5 +1,5 @@
+import { hasDirectionOverrides, isInvisible } from "edge-platform/shared";
 import * as v from "valibot";
-import { hasDirectionOverrides, isInvisible } from "../platform/user-text";
 
 /**
  * The rules of the reference /messages form, shared by the server (the authority) and the browser (which

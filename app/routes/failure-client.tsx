@@ -1,6 +1,6 @@
+import { assertFailureRoutesEnabled } from "edge-platform/server";
 import { useState } from "react";
 import { Link } from "react-router";
-import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
 import type { Route } from "./+types/failure-client";
 
 export const meta: Route.MetaFunction = () => [

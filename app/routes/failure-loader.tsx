@@ -1,4 +1,4 @@
-import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
+import { assertFailureRoutesEnabled } from "edge-platform/server";
 import type { Route } from "./+types/failure-loader";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import { assertFailureRoutesEnabled } from "../platform/failure-routes.server";
+import { assertFailureRoutesEnabled } from "edge-platform/server";
 import type { Route } from "./+types/failure-render";
 
 // Used on a client navigation only: the server answers this page with the error page (the root's meta).

@@ -1,7 +1,7 @@
+import { getRequestPlatform } from "edge-platform/server";
 import { Link } from "react-router";
 import { MESSAGES_CACHE_TAG } from "../data/messages";
 import { latestMessages } from "../data/messages.server";
-import { getRequestPlatform } from "../platform/request-context";
 import type { Route } from "./+types/messages-latest";
 
 export const meta: Route.MetaFunction = () => [

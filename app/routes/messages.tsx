@@ -1,3 +1,11 @@
+import {
+  getRequestPlatform,
+  openVisitorD1Session,
+  purgePages,
+  readFormData,
+  recordServerError,
+} from "edge-platform/server";
+import { isWriteLimited, REQUEST_BODY_TIMEOUT_MS } from "edge-platform/shared";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import {
@@ -8,13 +16,6 @@ import {
   validateMessage,
 } from "../data/messages";
 import { latestMessages, type SaveOutcome, saveMessage } from "../data/messages.server";
-import { REQUEST_BODY_TIMEOUT_MS } from "../platform/constants";
-import { openVisitorD1Session } from "../platform/d1-session.server";
-import { recordServerError } from "../platform/errors/server-error.server";
-import { readFormData } from "../platform/http/form-data.server";
-import { isWriteLimited } from "../platform/limits/write-limited";
-import { purgePages } from "../platform/page-cache/purge.server";
-import { getRequestPlatform } from "../platform/request-context";
 import type { Route } from "./+types/messages";
 
 export const meta: Route.MetaFunction = () => [
@@ -119,7 +120,7 @@ function reportErrors(errors: MessageErrors, setStatus: (status: Status) => void
 
 /**
  * The action's answer as the form shows it. Too many posts from this client: the platform answered 429
- * before the action ran (app/platform/limits/write-limits.server.ts), with the posted fields and when to
+ * before the action ran (packages/edge-platform/src/limits/write-limits.server.ts), with the posted fields and when to
  * send again; the posted id stays (nothing was stored under it).
  */
 function actionResult(actionData: unknown): ActionResult | undefined {

@@ -1,8 +1,8 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { platformConfig } from "../../app/platform/config.server";
-import { createRequestErrors } from "../../app/platform/errors/request-errors";
-import { isPageDataRequest, requestPlatform } from "../../app/platform/request-context";
+import { platformConfig } from "../../packages/edge-platform/src/config.server";
+import { createRequestErrors } from "../../packages/edge-platform/src/errors/request-errors";
+import { isPageDataRequest, requestPlatform } from "../../packages/edge-platform/src/request-context";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
 // read, nothing else.

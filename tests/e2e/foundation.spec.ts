@@ -1,4 +1,7 @@
-import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
+import {
+  CLIENT_ERROR_MESSAGE,
+  SERVER_ERROR_MESSAGE,
+} from "../../packages/edge-platform/src/errors/error-page";
 import { expect, isSameDocument, markDocument, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 const DIGEST_LINE = /^Digest: [0-9a-z]{13}$/;

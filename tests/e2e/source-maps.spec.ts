@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { debugIdOfBundle } from "../../app/platform/vite/source-maps.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
+import { debugIdOfBundle } from "../../packages/edge-platform/src/vite/source-maps.ts";
 import { TEST_VARS } from "../support/build-under-test.ts";
 import {
   type IngestStandIn,

@@ -1,7 +1,7 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { SERVER_ERROR_MESSAGE } from "../../app/platform/errors/error-page";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { SERVER_ERROR_MESSAGE } from "../../packages/edge-platform/src/errors/error-page";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;

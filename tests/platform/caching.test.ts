@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 /** What the Worker answers is made for one request; static assets keep their own caching. */

@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
+import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../packages/edge-platform/src/security-headers";
 import {
   FIXTURE_BUILD_DIRECTORY,
   UNLIMITED_FOR_TESTS,

@@ -1,10 +1,10 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { describe, expect, test } from "vitest";
-import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 import { TEST_DSN } from "../support/ingest-stand-in";
 
-// The Worker reads its variables through one parsed configuration (app/platform/config.server.ts).
+// The Worker reads its variables through one parsed configuration (packages/edge-platform/src/config.server.ts).
 
 describe("an invalid variable stops the Worker loudly, never a silent default", () => {
   test("every request answers 500 without details; the log names the variable", async () => {

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { UNSAFE_AssetsManifest as AssetsManifest } from "react-router";
 import { expect, test } from "vitest";
-import { routeAssets } from "../../app/platform/navigation/react-router-adapter";
+import { routeAssets } from "../../packages/edge-platform/src/navigation/react-router-adapter";
 import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 
 // The navigation adapter's assumption "manifest routes list module, imports, css and hasLoader", checked
@@ -53,7 +53,7 @@ function exportedName(specifier: string): string | undefined {
 
 // The browser gets a route's HydrateFallback from its main module or from the chunk the manifest names; a
 // chunk the build split out but the manifest leaves unnamed means hydration renders React Router's root
-// fallback instead, and fails (app/platform/vite/vite-plugin.ts, childCompilerReadsRoutesAsBuilt).
+// fallback instead, and fails (packages/edge-platform/src/vite/vite-plugin.ts, childCompilerReadsRoutesAsBuilt).
 test("a HydrateFallback split out of a route's main module is named in the manifest", async () => {
   const manifest = await builtManifest();
   let split = 0;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 import { type IngestStandIn, receivedEvents, receivedTransactions } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";
 
 // The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
-// address, a token and an id number, on a server error and on a traced request (app/platform/monitoring/
+// address, a token and an id number, on a server error and on a traced request (packages/edge-platform/src/monitoring/
 // report-privacy.ts). The stand-in's raw bytes are searched, so no field can hide it.
 
 const EMAIL = "jane.doe@example.com";

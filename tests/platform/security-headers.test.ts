@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
-} from "../../app/platform/security-headers";
-import { inlineScripts, scriptHash } from "../../app/platform/static-page-policy";
+} from "../../packages/edge-platform/src/security-headers";
+import { inlineScripts, scriptHash } from "../../packages/edge-platform/src/static-page-policy";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY } from "../support/build-under-test.ts";
 import { type IngestStandIn, receivedTransactions } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../support/build-under-test.ts";
 import { rawRequest } from "../support/raw-http.ts";
 

@@ -23,7 +23,7 @@ test("npm run preview -- --port N serves the built app on that port, without bui
   }
 });
 
-// The local server is the platform's (app/platform/local-server/), not the tests': what `npm start` runs,
+// The local server is the platform's (packages/edge-platform/src/local-server/), not the tests': what `npm start` runs,
 // script by script, names nothing under tests/.
 test("npm start and npm run preview run nothing from tests/", async () => {
   const { scripts } = JSON.parse(await readFile(resolve(ROOT, "package.json"), "utf8")) as {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 
 /**
  * The platform's test fixture built with the real Worker (`npm run build:fixture`, tests/fixture/README.md):

@@ -1,11 +1,11 @@
 /**
  * The browser suite's server (playwright.config.ts): `node tests/support/e2e-server.ts --port N` serves the
- * production build as `npm start` does (app/platform/local-server/), with the reference failure routes
+ * production build as `npm start` does (packages/edge-platform/src/local-server/), with the reference failure routes
  * mounted and storage in a fresh, migrated in-memory database. The Worker's log lines are printed by
  * printedWorkerLog (worker-logs.ts), so a provoked failure is one labelled line.
  */
 import { parseArgs } from "node:util";
-import { serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "./build-under-test.ts";
 import { printedWorkerLog } from "./worker-logs.ts";
 

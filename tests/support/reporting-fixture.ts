@@ -1,4 +1,4 @@
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import type { test as specTest } from "../e2e/fixtures";
 import { FIXTURE_BUILD_DIRECTORY } from "./build-under-test.ts";
 import type { IngestStandIn } from "./ingest-stand-in.ts";

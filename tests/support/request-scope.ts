@@ -1,10 +1,13 @@
 import { RouterContextProvider } from "react-router";
-import type { PlatformConfig } from "../../app/platform/config.server.ts";
-import { createRequestErrors, type ServerErrorReporter } from "../../app/platform/errors/request-errors.ts";
-import { requestPlatform } from "../../app/platform/request-context.ts";
+import type { PlatformConfig } from "../../packages/edge-platform/src/config.server.ts";
+import {
+  createRequestErrors,
+  type ServerErrorReporter,
+} from "../../packages/edge-platform/src/errors/request-errors.ts";
+import { requestPlatform } from "../../packages/edge-platform/src/request-context.ts";
 
 /**
- * A request and its context as workers/app.ts sets them up (its own error record; reporting to `report`, off
+ * A request and its context as packages/edge-platform/src/worker/app.ts sets them up (its own error record; reporting to `report`, off
  * when omitted), for unit tests of what loaders and the renderer call.
  */
 export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {

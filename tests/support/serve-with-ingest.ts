@@ -2,7 +2,7 @@ import {
   type ServeBuildOptions,
   type ServedBuild,
   serveBuild,
-} from "../../app/platform/local-server/serve-build.ts";
+} from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS } from "./build-under-test.ts";
 import { type IngestStandIn, startIngestStandIn, TEST_DSN } from "./ingest-stand-in.ts";
 

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { missingCacheHeaders, PER_REQUEST_CACHE_CONTROL } from "../../app/platform/cache-headers";
-import { headersFileForAssets, PAGE_DATA_CONTENT_TYPE } from "../../app/platform/vite/static-page-headers";
+import {
+  missingCacheHeaders,
+  PER_REQUEST_CACHE_CONTROL,
+} from "../../packages/edge-platform/src/cache-headers";
+import {
+  headersFileForAssets,
+  PAGE_DATA_CONTENT_TYPE,
+} from "../../packages/edge-platform/src/vite/static-page-headers";
 
 describe("missingCacheHeaders", () => {
   test("an answer without Cache-Control gets the per-request default", () => {

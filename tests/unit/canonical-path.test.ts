@@ -9,7 +9,7 @@ import {
   pageDataOf,
   routeTree,
   spelledAsDeclared,
-} from "../../app/platform/canonical-path.ts";
+} from "../../packages/edge-platform/src/canonical-path.ts";
 
 /** A server build's route manifest, shaped as `serverBuild.routes` is (the fixture's routes and a few more). */
 const MANIFEST: Record<string, ManifestRoute> = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { clientKey, UNKNOWN_CLIENT } from "../../app/platform/limits/client-key";
+import { clientKey, UNKNOWN_CLIENT } from "../../packages/edge-platform/src/limits/client-key";
 
 describe("clientKey", () => {
   test.each([

@@ -5,7 +5,7 @@ import {
   D1_BOOKMARK_MAX_AGE_SECONDS,
   isD1Bookmark,
   readBookmarkCookie,
-} from "../../app/platform/d1-session.server";
+} from "../../packages/edge-platform/src/d1-session.server";
 
 // The visitor's D1 bookmark cookie. The served behaviour is in tests/worker/d1-sessions.test.ts.
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { unknownRouteIds } from "../../workers/data-requests";
+import { unknownRouteIds } from "../../packages/edge-platform/src/worker/data-requests";
 
 const ROUTES = new Set(["root", "routes/home", "routes/item"]);
 const ids = (path: string) => unknownRouteIds(new URL(path, "https://app.example"), ROUTES);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { errorDigest } from "../../app/platform/errors/digest";
+import { errorDigest } from "../../packages/edge-platform/src/errors/digest";
 
 describe("errorDigest", () => {
   test("is a short opaque id of lowercase base-36 characters", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseEnvelopeHeader } from "../../workers/monitoring-tunnel";
+import { parseEnvelopeHeader } from "../../packages/edge-platform/src/worker/monitoring-tunnel";
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));

@@ -6,7 +6,7 @@ import {
   ErrorPage,
   errorMeta,
   SERVER_ERROR_MESSAGE,
-} from "../../app/platform/errors/error-page";
+} from "../../packages/edge-platform/src/errors/error-page";
 
 function textOf(error: unknown): string {
   const html = renderToStaticMarkup(<ErrorPage error={error} />);

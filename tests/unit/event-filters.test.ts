@@ -6,7 +6,7 @@ import {
   beforeSendTransaction,
   isControlFlowEvent,
   isDroppedTransaction,
-} from "../../app/platform/monitoring/event-filters";
+} from "../../packages/edge-platform/src/monitoring/event-filters";
 
 describe("redirect-control errors are not reported (docs/contract.md C8)", () => {
   test.each([

@@ -1,11 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { firstLoadModules, type ModuleInfoLike } from "../../app/platform/vite/first-load";
+import { firstLoadModules, type ModuleInfoLike } from "../../packages/edge-platform/src/vite/first-load";
 
 // A browser build's module graph as Rollup describes it: entries, and each module's static imports.
 const APP = "/repo/app";
 const graph: Record<string, { isEntry?: boolean; importedIds?: string[] }> = {
-  "/repo/app/entry.client.tsx": { isEntry: true, importedIds: ["/repo/app/platform/entry.client.tsx"] },
-  "/repo/app/platform/entry.client.tsx": { importedIds: ["/repo/node_modules/react-dom/client.js"] },
+  "/repo/app/entry.client.tsx": {
+    isEntry: true,
+    importedIds: ["/repo/packages/edge-platform/src/entry.client.tsx"],
+  },
+  "/repo/packages/edge-platform/src/entry.client.tsx": {
+    importedIds: ["/repo/node_modules/react-dom/client.js"],
+  },
   "/repo/node_modules/react-dom/client.js": { importedIds: ["/repo/node_modules/react/index.js"] },
   "/repo/node_modules/react/index.js": {},
   "/repo/app/root.tsx?__react-router-build-client-route": {
@@ -23,7 +28,7 @@ const graph: Record<string, { isEntry?: boolean; importedIds?: string[] }> = {
   "/repo/app/routes/home.tsx": { importedIds: ["/repo/app/components/chart.tsx"] },
   "/repo/app/components/chart.tsx": {},
   // Loaded through import() only: Rollup lists it under dynamicallyImportedIds, not importedIds.
-  "/repo/app/platform/monitoring/browser-sentry.client.ts": {},
+  "/repo/packages/edge-platform/src/monitoring/browser-sentry.client.ts": {},
   // Another app's root (a nested directory named like the app) is not this app's root.
   "/repo/app/other/root.tsx": { isEntry: true, importedIds: ["/repo/app/components/chart.tsx"] },
 };
@@ -38,7 +43,7 @@ describe("firstLoadModules (the first-load chunk follows the app's graph, naming
   test("holds what the client entry and the root route import statically, the product's layout included", () => {
     expect([...firstLoad].sort()).toEqual([
       "/repo/app/components/site-nav.tsx",
-      "/repo/app/platform/entry.client.tsx",
+      "/repo/packages/edge-platform/src/entry.client.tsx",
       "/repo/app/root.tsx",
       "/repo/node_modules/react-dom/client.js",
       "/repo/node_modules/react/index.js",
@@ -51,7 +56,7 @@ describe("firstLoadModules (the first-load chunk follows the app's graph, naming
       "/repo/app/root.tsx?__react-router-build-client-route",
       "/repo/app/routes/home.tsx",
       "/repo/app/components/chart.tsx",
-      "/repo/app/platform/monitoring/browser-sentry.client.ts",
+      "/repo/packages/edge-platform/src/monitoring/browser-sentry.client.ts",
     ]) {
       expect(firstLoad.has(id), id).toBe(false);
     }

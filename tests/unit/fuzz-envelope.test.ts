@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { canonicalDsn, isSameDsn, parseSentryIngestDsn } from "../../app/platform/monitoring/sentry-dsn";
-import { parseEnvelopeHeader } from "../../workers/monitoring-tunnel";
+import {
+  canonicalDsn,
+  isSameDsn,
+  parseSentryIngestDsn,
+} from "../../packages/edge-platform/src/monitoring/sentry-dsn";
+import { parseEnvelopeHeader } from "../../packages/edge-platform/src/worker/monitoring-tunnel";
 import { TEST_DSN } from "../support/ingest-stand-in.ts";
 
 // Property-based checks  of the tunnel's decisions: thousands of generated inputs each run,

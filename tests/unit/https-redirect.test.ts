@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { httpsRedirect } from "../../workers/https-redirect";
+import { httpsRedirect } from "../../packages/edge-platform/src/worker/https-redirect";
 
 describe("httpsRedirect", () => {
   test.each([

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { inlineStyleHashes } from "../../app/platform/inline-stylesheets";
-import { inlineStylesheets } from "../../app/platform/vite/inline-stylesheets";
+import { inlineStyleHashes } from "../../packages/edge-platform/src/inline-stylesheets";
+import { inlineStylesheets } from "../../packages/edge-platform/src/vite/inline-stylesheets";
 
 // docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
 

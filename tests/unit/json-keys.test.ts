@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { hasRepeatedKey } from "../../app/platform/http/json-keys";
-import { parseEnvelopeHeader } from "../../workers/monitoring-tunnel";
+import { hasRepeatedKey } from "../../packages/edge-platform/src/http/json-keys";
+import { parseEnvelopeHeader } from "../../packages/edge-platform/src/worker/monitoring-tunnel";
 
 describe("hasRepeatedKey", () => {
   test.each([

@@ -5,9 +5,16 @@ import { join, resolve } from "node:path";
 import { createElement, createRef, type ReactElement } from "react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router";
 import { describe, expect, test } from "vitest";
-import { type LinkFacts, linkPrefetchMode } from "../../app/platform/navigation/link-prefetch";
-import { anchorPrefetch, Link, NavLink } from "../../app/platform/navigation/react-router-links";
-import { PLATFORM_LINKS_MODULE, usesPlatformLinks } from "../../app/platform/vite/platform-links";
+import { type LinkFacts, linkPrefetchMode } from "../../packages/edge-platform/src/navigation/link-prefetch";
+import {
+  anchorPrefetch,
+  Link,
+  NavLink,
+} from "../../packages/edge-platform/src/navigation/react-router-links";
+import {
+  PLATFORM_LINKS_MODULE,
+  usesPlatformLinks,
+} from "../../packages/edge-platform/src/vite/platform-links";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAGE = "https://app.example";
@@ -113,9 +120,8 @@ describe("usesPlatformLinks: which imports of react-router the build resolves to
 
   test("not the platform's own modules, the links module first (it imports the real React Router)", () => {
     expect(usesPlatformLinks("react-router", PLATFORM_LINKS_MODULE, APP)).toBe(false);
-    expect(usesPlatformLinks("react-router", `${APP}/platform/navigation/use-app-router.ts`, APP)).toBe(
-      false,
-    );
+    const platformModule = resolve(ROOT, "packages/edge-platform/src/navigation/use-app-router.ts");
+    expect(usesPlatformLinks("react-router", platformModule, APP)).toBe(false);
     const fixture = resolve(ROOT, "tests/fixture/app");
     expect(usesPlatformLinks("react-router", PLATFORM_LINKS_MODULE, fixture)).toBe(false);
   });

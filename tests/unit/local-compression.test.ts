@@ -1,6 +1,6 @@
 import { constants, createGunzip, gunzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { acceptsGzip, compressed } from "../../app/platform/local-server/compression.ts";
+import { acceptsGzip, compressed } from "../../packages/edge-platform/src/local-server/compression.ts";
 
 const PAGE = { "Content-Type": "text/html; charset=utf-8" };
 

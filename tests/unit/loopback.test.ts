@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { isLoopbackHostname } from "../../app/platform/http/loopback";
-import { allowedHostsFrom, isAllowedHost } from "../../app/platform/local-server/allowed-hosts";
-import { singleHost } from "../../app/platform/local-server/host-guard";
-import { loopbackOrigin } from "../../app/platform/monitoring/sentry-dsn";
-import { httpsRedirect } from "../../workers/https-redirect";
+import { isLoopbackHostname } from "../../packages/edge-platform/src/http/loopback";
+import { allowedHostsFrom, isAllowedHost } from "../../packages/edge-platform/src/local-server/allowed-hosts";
+import { singleHost } from "../../packages/edge-platform/src/local-server/host-guard";
+import { loopbackOrigin } from "../../packages/edge-platform/src/monitoring/sentry-dsn";
+import { httpsRedirect } from "../../packages/edge-platform/src/worker/https-redirect";
 
-// One definition of "loopback" (app/platform/http/loopback.ts) for every caller: the https redirect,
+// One definition of "loopback" (packages/edge-platform/src/http/loopback.ts) for every caller: the https redirect,
 // the local servers' host check, the test ingest origin and the self-hosted Sentry's plain-http exception.
 
 describe("isLoopbackHostname", () => {

@@ -9,7 +9,7 @@ import {
   sharedCachePolicy,
   sharedPageHeaders,
   withoutNonce,
-} from "../../app/platform/page-cache/policy.ts";
+} from "../../packages/edge-platform/src/page-cache/policy.ts";
 
 const SHARED = {
   "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600",

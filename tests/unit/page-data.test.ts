@@ -1,8 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../../app/platform/constants";
-import { prefetchStaleTime } from "../../app/platform/navigation/page-data";
-import { pageDataPath, pageOfDataPath } from "../../app/platform/navigation/react-router-adapter";
-import { PageDataCache, toResponse } from "../../app/platform/prefetch/page-data-cache";
+import {
+  PREFETCH_STALE_MS_DYNAMIC,
+  PREFETCH_STALE_MS_STATIC,
+} from "../../packages/edge-platform/src/constants";
+import { prefetchStaleTime } from "../../packages/edge-platform/src/navigation/page-data";
+import {
+  pageDataPath,
+  pageOfDataPath,
+} from "../../packages/edge-platform/src/navigation/react-router-adapter";
+import { PageDataCache, toResponse } from "../../packages/edge-platform/src/prefetch/page-data-cache";
 
 describe("page data URLs (React Router's single-fetch names)", () => {
   test.each([

@@ -1,6 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { PlatformConfigError, parsePlatformConfig, platformConfig } from "../../app/platform/config.server";
-import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "../../app/platform/constants";
+import {
+  PlatformConfigError,
+  parsePlatformConfig,
+  platformConfig,
+} from "../../packages/edge-platform/src/config.server";
+import {
+  MONITORING_TUNNEL_MAX_BYTES,
+  MONITORING_TUNNEL_TIMEOUT_MS,
+} from "../../packages/edge-platform/src/constants";
 import { TEST_DSN } from "../support/ingest-stand-in";
 
 function problem(variables: Record<string, unknown>): string {

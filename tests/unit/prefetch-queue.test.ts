@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PrefetchQueue } from "../../app/platform/prefetch/prefetch-queue";
+import { PrefetchQueue } from "../../packages/edge-platform/src/prefetch/prefetch-queue";
 
 /** A task that finishes only when the test says so. */
 function held() {

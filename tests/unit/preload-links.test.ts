@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { PRELOAD_LINK_HEADER_MAX_BYTES } from "../../app/platform/constants";
-import { preloadLinkHeader, routeStylesheets, splitHead } from "../../app/platform/preload-links";
+import { PRELOAD_LINK_HEADER_MAX_BYTES } from "../../packages/edge-platform/src/constants";
+import {
+  preloadLinkHeader,
+  routeStylesheets,
+  splitHead,
+} from "../../packages/edge-platform/src/preload-links";
 
 const page = (head: string, body = "<p>hi</p>") =>
   `<!DOCTYPE html><html><head><meta charSet="utf-8"/>${head}</head><body>${body}</body></html>`;

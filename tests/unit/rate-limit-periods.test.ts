@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { deployedRateLimits, rateLimitPeriods } from "../../app/platform/vite/rate-limits.ts";
+import { deployedRateLimits, rateLimitPeriods } from "../../packages/edge-platform/src/vite/rate-limits.ts";
 
 test("the build reads each binding's period from the deploy configuration", () => {
   expect(

@@ -18,9 +18,9 @@ import {
   opensLikePageData,
   pageDataPath,
   routeAssets,
-} from "../../app/platform/navigation/react-router-adapter";
+} from "../../packages/edge-platform/src/navigation/react-router-adapter";
 
-// One test per assumption app/platform/navigation/react-router-adapter.ts makes about React Router, each
+// One test per assumption packages/edge-platform/src/navigation/react-router-adapter.ts makes about React Router, each
 // against the installed React Router itself: an upgrade that changes one fails the test named after it.
 // The app's future flags that shape these (v8_middleware on, v8_trailingSlashAwareDataRequests off) are
 // the ones react-router.config.ts sets.

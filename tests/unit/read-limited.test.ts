@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { readLimited, readLimitedBody } from "../../app/platform/http/read-limited-body";
+import { readLimited, readLimitedBody } from "../../packages/edge-platform/src/http/read-limited-body";
 
-// One bounded body read (app/platform/http/read-limited-body.ts) for request bodies (forms, the tunnel's
+// One bounded body read (packages/edge-platform/src/http/read-limited-body.ts) for request bodies (forms, the tunnel's
 // envelopes) and Sentry's answers to the tunnel alike.
 
 const bytes = (text: string) => new TextEncoder().encode(text);

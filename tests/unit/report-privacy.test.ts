@@ -3,8 +3,12 @@ import {
   beforeBreadcrumb,
   beforeSend,
   beforeSendTransaction,
-} from "../../app/platform/monitoring/event-filters";
-import { REPORTED_QUERY_PARAMS, scrubReport, scrubUrl } from "../../app/platform/monitoring/report-privacy";
+} from "../../packages/edge-platform/src/monitoring/event-filters";
+import {
+  REPORTED_QUERY_PARAMS,
+  scrubReport,
+  scrubUrl,
+} from "../../packages/edge-platform/src/monitoring/report-privacy";
 
 // Data that looks real: none of it may survive in anything the SDKs send.
 const EMAIL = "jane.doe@example.com";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { withHeaderChanges } from "../../app/platform/http/response-headers";
+import { withHeaderChanges } from "../../packages/edge-platform/src/http/response-headers";
 
 test("a response whose headers may change is changed in place: no copy of its body or headers", async () => {
   const response = new Response("body", { headers: { "Cache-Tag": "items", "Content-Type": "text/plain" } });

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { matchedRouteName, routeName, transactionName } from "../../app/platform/monitoring/route-name";
+import {
+  matchedRouteName,
+  routeName,
+  transactionName,
+} from "../../packages/edge-platform/src/monitoring/route-name";
 
 describe("routeName", () => {
   test.each([

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { exactOrigins } from "../../app/platform/vite/app-under-build.ts";
-import { isCrossSiteMutation } from "../../workers/same-origin";
+import { exactOrigins } from "../../packages/edge-platform/src/vite/app-under-build.ts";
+import { isCrossSiteMutation } from "../../packages/edge-platform/src/worker/same-origin";
 
 const APP = "https://app.example";
 

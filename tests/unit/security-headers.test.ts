@@ -6,9 +6,16 @@ import {
   missingSecurityHeaders,
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
-} from "../../app/platform/security-headers";
-import { inlineScripts, scriptHash, staticPageHeaders } from "../../app/platform/static-page-policy";
-import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../app/platform/vite/static-page-headers";
+} from "../../packages/edge-platform/src/security-headers";
+import {
+  inlineScripts,
+  scriptHash,
+  staticPageHeaders,
+} from "../../packages/edge-platform/src/static-page-policy";
+import {
+  HEADERS_FILE_MAX_RULES,
+  headersFileForAssets,
+} from "../../packages/edge-platform/src/vite/static-page-headers";
 
 describe("contentSecurityPolicy ", () => {
   test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {

@@ -7,7 +7,7 @@ import {
   loopbackOrigin,
   parseSentryIngestDsn,
   tunnelQuery,
-} from "../../app/platform/monitoring/sentry-dsn";
+} from "../../packages/edge-platform/src/monitoring/sentry-dsn";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 

@@ -1,13 +1,13 @@
 import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, redirect } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { isControlFlow } from "../../app/platform/errors/control-flow";
-import { errorDigest } from "../../app/platform/errors/digest";
+import { isControlFlow } from "../../packages/edge-platform/src/errors/control-flow";
+import { errorDigest } from "../../packages/edge-platform/src/errors/digest";
 import {
   recordRejection,
   recordServerError,
   serverErrorPayload,
-} from "../../app/platform/errors/server-error.server";
-import { requestPlatform } from "../../app/platform/request-context";
+} from "../../packages/edge-platform/src/errors/server-error.server";
+import { requestPlatform } from "../../packages/edge-platform/src/request-context";
 import { requestScope as scope } from "../support/request-scope.ts";
 
 function captureLog() {

@@ -6,7 +6,7 @@ import {
   debugIdOfBundle,
   mapWithDebugId,
   sourceMapUpload,
-} from "../../app/platform/vite/source-maps.ts";
+} from "../../packages/edge-platform/src/vite/source-maps.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

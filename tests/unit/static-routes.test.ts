@@ -1,7 +1,7 @@
 import { index, prefix, route } from "@react-router/dev/routes";
 import { describe, expect, test } from "vitest";
-import { routingRulesMatcher } from "../../app/platform/routing-rules";
-import { staticPageRoutingRules, staticRouteIds } from "../../app/platform/vite/static-routes";
+import { routingRulesMatcher } from "../../packages/edge-platform/src/routing-rules";
+import { staticPageRoutingRules, staticRouteIds } from "../../packages/edge-platform/src/vite/static-routes";
 
 // A route config of the shape app/routes.ts has, independent of the product's routes.
 const routes = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { missingAllowHeader } from "../../app/platform/http/allow";
-import { reasonPhrase } from "../../app/platform/http/status-text.server";
+import { missingAllowHeader } from "../../packages/edge-platform/src/http/allow";
+import { reasonPhrase } from "../../packages/edge-platform/src/http/status-text.server";
 
 describe("reasonPhrase (RFC 9110's texts)", () => {
   test.each([

@@ -3,7 +3,7 @@ import {
   isOwnPagesTrace,
   RELATIVE_URL,
   tracePropagationTargets,
-} from "../../app/platform/monitoring/trace-propagation";
+} from "../../packages/edge-platform/src/monitoring/trace-propagation";
 
 function propagates(url: string, origins: string[]): boolean {
   return [RELATIVE_URL, ...tracePropagationTargets(origins)].some((target) => target.test(url));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { inertContentType } from "../../workers/monitoring-tunnel";
+import { inertContentType } from "../../packages/edge-platform/src/worker/monitoring-tunnel";
 
 describe("inertContentType: what the tunnel says Sentry's answer is", () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { hasDirectionOverrides, isInvisible } from "../../app/platform/user-text";
+import { hasDirectionOverrides, isInvisible } from "../../packages/edge-platform/src/user-text";
 
 describe("isInvisible (text that shows nothing)", () => {
   test.each([

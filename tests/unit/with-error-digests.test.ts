@@ -1,10 +1,10 @@
 import { createStaticHandler, data, redirect, type ServerBuild } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { errorDigest } from "../../app/platform/errors/digest";
+import { errorDigest } from "../../packages/edge-platform/src/errors/digest";
 import {
   withReasonPhrase,
   withServerErrorDigests,
-} from "../../app/platform/errors/with-error-digests.server";
+} from "../../packages/edge-platform/src/errors/with-error-digests.server";
 import { requestScope } from "../support/request-scope.ts";
 
 type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
@@ -148,7 +148,7 @@ describe("thrown refusals keep their status's reason phrase", () => {
     const handler = createStaticHandler([
       { id: "page", path: "/", loader: (args) => module.loader?.(args as HandlerArgs) },
     ]);
-    // The request's platform context, as workers/app.ts sets it up: the wrapper records errors there.
+    // The request's platform context, as packages/edge-platform/src/worker/app.ts sets it up: the wrapper records errors there.
     const context = await handler.query(new Request("https://app.example/"), {
       requestContext: requestScope().context,
     });

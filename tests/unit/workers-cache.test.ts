@@ -2,10 +2,10 @@ import { describe, expect, test } from "vitest";
 import {
   createWorkersCache,
   type WorkersCacheOptions,
-} from "../../app/platform/local-server/workers-cache.ts";
+} from "../../packages/edge-platform/src/local-server/workers-cache.ts";
 
 /**
- * The Workers Cache emulation (app/platform/local-server/workers-cache.ts) against a fake Worker: each
+ * The Workers Cache emulation (packages/edge-platform/src/local-server/workers-cache.ts) against a fake Worker: each
  * answer says which origin request it was (`#n`), so a cached body is told apart from a fresh one.
  */
 

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { retryAfterSeconds } from "../../app/platform/limits/rate-limit";
-import { isWriteLimited, writeLimitedMessage } from "../../app/platform/limits/write-limited";
-import { DEFAULT_WRITE_LIMIT, writeLimitBinding } from "../../app/platform/limits/write-limits.server";
+import { retryAfterSeconds } from "../../packages/edge-platform/src/limits/rate-limit";
+import { isWriteLimited, writeLimitedMessage } from "../../packages/edge-platform/src/limits/write-limited";
+import {
+  DEFAULT_WRITE_LIMIT,
+  writeLimitBinding,
+} from "../../packages/edge-platform/src/limits/write-limits.server";
 
 describe("writeLimitBinding (a route's `writeLimit` export)", () => {
   test("without the export, writes count against the platform's binding", () => {

@@ -1,7 +1,7 @@
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REQUEST_BODY_TIMEOUT_MS } from "../../app/platform/constants";
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import { REQUEST_BODY_TIMEOUT_MS } from "../../packages/edge-platform/src/constants";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { rawHead, rawRequest } from "../support/raw-http.ts";

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import {
   storedMessageCount,
   TEST_VARS,

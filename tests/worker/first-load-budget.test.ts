@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { measureFirstLoad } from "../support/first-load.ts";
 
 /**
  * At most 111 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
- * every page needs sits in one chunk (app/platform/vite/first-load.ts), which compresses better than
+ * every page needs sits in one chunk (packages/edge-platform/src/vite/first-load.ts), which compresses better than
  * six. docs/PERFORMANCE.md says where the bytes go. The last KiB holds what reports a browser failure
  * outside React Router's route boundaries (React's error callbacks, the document's own boundary): the
  * Next.js 16 anchor loads about 139 KB for the same page.

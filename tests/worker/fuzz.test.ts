@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ServedBuild } from "../../app/platform/local-server/serve-build.ts";
+import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
 import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../support/serve-with-ingest.ts";

@@ -3,11 +3,11 @@ import { type IncomingHttpHeaders, request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS } from "../support/build-under-test.ts";
 
 // The local server (`npm start`, the benchmarks, the browser tests) sends what Cloudflare would: compressed
-// when the client takes gzip (app/platform/local-server/compression.ts). Read with node:http, which shows
+// when the client takes gzip (packages/edge-platform/src/local-server/compression.ts). Read with node:http, which shows
 // the bytes as sent (fetch would inflate them).
 
 let app: ServedBuild;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS } from "../support/build-under-test.ts";
 
 // docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads

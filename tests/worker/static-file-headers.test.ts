@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { NON_DOCUMENT_CSP } from "../../app/platform/security-headers";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
+import { NON_DOCUMENT_CSP } from "../../packages/edge-platform/src/security-headers";
 import { TEST_VARS } from "../support/build-under-test.ts";
 
 // The probe of issue 19: static files carried no policy, although an SVG can carry script and any file may

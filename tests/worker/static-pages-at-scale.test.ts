@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
-import { contentSecurityPolicy } from "../../app/platform/security-headers";
-import { inlineScripts, scriptHash } from "../../app/platform/static-page-policy";
-import { HEADERS_FILE_MAX_RULES } from "../../app/platform/vite/static-page-headers";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
+import { contentSecurityPolicy } from "../../packages/edge-platform/src/security-headers";
+import { inlineScripts, scriptHash } from "../../packages/edge-platform/src/static-page-policy";
+import { HEADERS_FILE_MAX_RULES } from "../../packages/edge-platform/src/vite/static-page-headers";
 import { buildCopy, createScaledCopy, type ScaledCopy } from "../support/scaled-copy.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../app/platform/local-server/serve-build.ts";
+import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
 import { inOneWindow } from "../support/rate-limit-window.ts";
 

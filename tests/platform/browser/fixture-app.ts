@@ -1,4 +1,7 @@
-import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
+import {
+  type ServedBuild,
+  serveBuild,
+} from "../../../packages/edge-platform/src/local-server/serve-build.ts";
 import { test as base } from "../../e2e/fixtures";
 import {
   FIXTURE_BUILD_DIRECTORY,

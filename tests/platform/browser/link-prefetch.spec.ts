@@ -18,7 +18,7 @@ import {
  * appear; intent moves a link ahead; React Router's `prefetch` prop (decision 020) or `data-prefetch` picks
  * another mode or opts out, and a `reloadDocument` link is never prefetched; Save-Data / 2g switch it
  * off; nothing is requested twice, even when a prefetch races the click; route CSS is prefetched with a hint
- * the browser does not warn about (app/platform/navigation/link-prefetch.ts).
+ * the browser does not warn about (packages/edge-platform/src/navigation/link-prefetch.ts).
  */
 
 const isPrefetch = (path: string) => targetOf(path) !== undefined;

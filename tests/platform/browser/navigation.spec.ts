@@ -12,7 +12,7 @@ import {
 
 /**
  * The navigation fallbacks (docs/contract.md C3, C4, C9) and what a screen reader gets from a client navigation,
- * on the fixture's plain React Router links (app/platform/navigation/).
+ * on the fixture's plain React Router links (packages/edge-platform/src/navigation/).
  */
 
 /** A client-side replace, as `<Link replace>` or `navigate(to, { replace: true })` does. */

@@ -1,5 +1,8 @@
 import type { Request } from "@playwright/test";
-import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
+import {
+  type ServedBuild,
+  serveBuild,
+} from "../../../packages/edge-platform/src/local-server/serve-build.ts";
 import { expect, test, waitForHydration } from "../../e2e/fixtures";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
 import { type IngestStandIn, receivedTransactions } from "../../support/ingest-stand-in.ts";

@@ -1,10 +1,13 @@
-import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
+import {
+  type ServedBuild,
+  serveBuild,
+} from "../../../packages/edge-platform/src/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
 import { type IngestStandIn, receivedEvents, startIngestStandIn } from "../../support/ingest-stand-in.ts";
 
 // A self-hosted Sentry (any DSN that is not Sentry's SaaS ingest) gets no tunnel: the browser reports to it
-// directly, so the page's Content-Security-Policy must allow its origin (app/platform/config.server.ts,
+// directly, so the page's Content-Security-Policy must allow its origin (packages/edge-platform/src/config.server.ts,
 // `directOrigin`). The stand-in listens on another port than the app: another origin, which `connect-src
 // 'self'` alone would block.
 

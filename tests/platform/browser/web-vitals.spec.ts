@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
-import { type ServedBuild, serveBuild } from "../../../app/platform/local-server/serve-build.ts";
+import {
+  type ServedBuild,
+  serveBuild,
+} from "../../../packages/edge-platform/src/local-server/serve-build.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../e2e/fixtures";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-test.ts";
 import {

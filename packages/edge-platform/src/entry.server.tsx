@@ -1,0 +1,133 @@
+import { isbot } from "isbot";
+import { preload } from "react-dom";
+import { renderToReadableStream } from "react-dom/server";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
+import { STATIC_ROUTE_IDS } from "./build-config";
+import { INLINE_STYLESHEETS } from "./built-stylesheets";
+import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
+import { inlineStyleHashes } from "./inline-stylesheets";
+import { routeTracing } from "./monitoring/route-tracing.server";
+import { NonceProvider } from "./nonce";
+import { sharedCachePolicy } from "./page-cache/policy";
+import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
+import { getRequestPlatform } from "./request-context";
+import { documentSecurityHeaders } from "./security-headers";
+
+/** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
+export const instrumentations = [routeTracing];
+
+/** Deferred data still pending after this long is rejected, so no stream stays open for ever. */
+export const streamTimeout = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const { nonce, config, tracer } = getRequestPlatform(loadContext);
+  let statusCode = responseStatusCode;
+  const leafRouteId = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
+  const trace =
+    tracer && isPerVisitorDocument(responseStatusCode, responseHeaders, leafRouteId)
+      ? tracer.traceHeaders()
+      : undefined;
+  let shellRendered = false;
+
+  let body: ReadableStream & { allReady: Promise<void> };
+  try {
+    body = await renderToReadableStream(
+      <NonceProvider nonce={nonce}>
+        {trace ? <TraceMeta {...trace} /> : null}
+        <StylesheetPreloads hrefs={routeStylesheets(routerContext)} />
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        signal: request.signal,
+        onError(error) {
+          statusCode = 500;
+          // Errors before the shell reject the render and are handled below; later ones (inside a
+          // Suspense boundary) are retried by React in the browser, but the server still logs them.
+          if (shellRendered && !request.signal.aborted)
+            recordServerError(error, { request, context: loadContext });
+        },
+      },
+    );
+  } catch (error) {
+    // A component threw while rendering the shell. Throwing a Response makes React Router render the
+    // error boundary a second time with this digest-only 500 (docs/contract.md C1) instead of a sanitized Error.
+    const payload = serverErrorPayload(error, { request, context: loadContext });
+    throw payload ? Response.json(payload, { status: 500 }) : error;
+  }
+  shellRendered = true;
+
+  // Crawlers and pre-rendering get the whole document at once; browsers get it streamed.
+  const userAgent = request.headers.get("user-agent");
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // The rendered <head>, which both the policy and the `Link` header are read from.
+  const { head, body: document } = await splitHead(body);
+  const development = import.meta.env.DEV;
+  const reportOrigin = config.monitoring?.directOrigin;
+  // The inlined stylesheets are allowed by the hashes the build computed, as on pre-rendered pages and the
+  // edge cache's copies (which have no nonce): docs/decisions/022-inline-critical-css.md.
+  const styleSha256 = inlineStyleHashes(head, INLINE_STYLESHEETS);
+  for (const [name, value] of Object.entries(
+    documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),
+  ))
+    responseHeaders.set(name, value);
+  // The page's linked stylesheets and first-load modules as a `Link` header, for 103 Early Hints
+  // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in packages/edge-platform/src/worker/static-pages.ts.
+  const preloads = preloadLinkHeader(head);
+  if (preloads) responseHeaders.set("Link", preloads);
+  return new Response(document, { headers: responseHeaders, status: statusCode });
+}
+
+/**
+ * Paint first (docs/decisions/018-paint-first.md): React writes preloads ahead of the modulepreload links it
+ * hoists, and React Router links a route's imported stylesheets after those; preloading them here starts
+ * their fetch first. The root's stylesheet needs none: it is inlined (document.tsx `stylesheets`).
+ */
+function StylesheetPreloads({ hrefs }: { hrefs: string[] }) {
+  for (const href of hrefs) preload(href, { as: "style" });
+  return null;
+}
+
+/**
+ * A traced document hands its trace to the browser, whose page load continues it (one trace per visit), as
+ * Sentry's `<meta name="sentry-trace">` and `<meta name="baggage">`; React hoists both into `<head>`. The
+ * browser renders neither: they are read once, when the page load starts.
+ */
+function TraceMeta({ sentryTrace, baggage }: { sentryTrace: string; baggage: string }) {
+  return (
+    <>
+      <meta name="sentry-trace" content={sentryTrace} />
+      <meta name="baggage" content={baggage} />
+    </>
+  );
+}
+
+/**
+ * Whether a document is this visitor's alone: never one a shared cache may store (its headers allow it) or a
+ * pre-rendered page (rendered once at build), which must carry no trace of the request that rendered it.
+ */
+function isPerVisitorDocument(status: number, headers: Headers, leafRouteId: string | undefined): boolean {
+  if (leafRouteId !== undefined && STATIC_ROUTE_IDS.has(leafRouteId)) return false;
+  return sharedCachePolicy(status, headers) === undefined;
+}
+
+/**
+ * React Router's last hook for server errors it caught itself. Route handlers are already guarded
+ * (withServerErrorDigests), so what arrives here is mostly control flow (404/405), which is not logged.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  serverErrorPayload(error, { request, context });
+};

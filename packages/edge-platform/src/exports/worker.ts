@@ -1,0 +1,2 @@
+/** `edge-platform/worker`: the Worker (wrangler.toml's `main` re-exports it, workers/app.ts). */
+export { default } from "../worker/app.ts";

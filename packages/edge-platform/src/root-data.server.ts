@@ -1,0 +1,19 @@
+import type { RouterContextProvider } from "react-router";
+import { type BrowserMonitoringConfig, browserMonitoringConfig } from "./monitoring/browser-config.server";
+import { getRequestPlatform } from "./request-context";
+
+/**
+ * What the root loader returns for the platform (PlatformDocument's `monitoring`). Pre-rendered pages run it
+ * at build time, so their browser configuration is the build's (docs/MONITORING.md, "Static pages").
+ *
+ * Only documents carry it. The browser configuration is constant for a deployment, and the document keeps
+ * the one it was served with (PlatformDocument), so a page-data answer leaves it out: with a DSN it was
+ * 300 of a `.data` answer's 540 bytes, and encoding it was most of what reporting cost untraced requests
+ * (docs/PERFORMANCE.md, "Side by side after every branch of issues 18, 19 and 21").
+ */
+export type PlatformRootData = { monitoring?: BrowserMonitoringConfig | null };
+
+export function platformRootData(context: Readonly<RouterContextProvider>): PlatformRootData {
+  const platform = getRequestPlatform(context);
+  return platform.pageData ? {} : { monitoring: browserMonitoringConfig(platform.config.monitoring) };
+}

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Plugin } from "vite";
+import type { InlineStylesheets } from "../inline-stylesheets.ts";
+
+/** The module the renderer and the Worker read the build's stylesheets from (packages/edge-platform/src/built-stylesheets.ts). */
+export const INLINE_STYLESHEETS_MODULE = "virtual:edge-platform/inline-stylesheets";
+const RESOLVED = `\0${INLINE_STYLESHEETS_MODULE}`;
+
+/**
+ * The text and SHA-256 of each stylesheet of a browser build, by the URL the browser would fetch it from:
+ * what a document inlines as `<style>` and what its policy allows by hash (docs/decisions/022-inline-critical-css.md).
+ * A stylesheet whose text has `<style` or `</style` (in any case) is left out: React rewrites those inside a
+ * `<style>` element (react-dom's `styleRegex`), so the bytes served (and their hash) would no longer be the
+ * file's. Vite's minifier drops comments, where such text usually is; `notInlinable` names what is left out.
+ */
+export function inlineStylesheets(
+  base: string,
+  files: Iterable<[fileName: string, text: string]>,
+  notInlinable: (fileName: string) => void = () => {},
+): InlineStylesheets {
+  const stylesheets: Record<string, { text: string; sha256: string }> = {};
+  for (const [fileName, text] of files) {
+    if (!fileName.endsWith(".css")) continue;
+    if (REWRITTEN_BY_REACT.test(text)) {
+      notInlinable(fileName);
+      continue;
+    }
+    stylesheets[`${base}${fileName}`] = { text, sha256: createHash("sha256").update(text).digest("base64") };
+  }
+  return stylesheets;
+}
+
+/** What React's renderer changes in the text of a `<style>` element. */
+const REWRITTEN_BY_REACT = /<\/?style/i;
+
+/**
+ * The browser build's stylesheets handed to the Worker's build as INLINE_STYLESHEETS_MODULE. React Router
+ * builds the browser first (the server needs its manifest), so they are known when the Worker is built. The
+ * browser's own build gets an empty module: the text of a stylesheet never enters the JavaScript a browser
+ * loads. `npm run dev` gets an empty one too: there the document links its stylesheets (document.tsx).
+ */
+export function inlineStylesheetsModule(): Plugin {
+  let stylesheets: InlineStylesheets = {};
+  return {
+    name: "edge-platform:inline-stylesheets",
+    resolveId(id) {
+      return id === INLINE_STYLESHEETS_MODULE ? RESOLVED : undefined;
+    },
+    load(id) {
+      if (id !== RESOLVED) return undefined;
+      const served = this.environment.name === "client" ? {} : stylesheets;
+      return `export const INLINE_STYLESHEETS = ${JSON.stringify(served)};`;
+    },
+    // The files as written, which the assets serve: Vite still edits a stylesheet after generateBundle.
+    async writeBundle(options, bundle) {
+      if (this.environment.name !== "client" || !options.dir) return;
+      const directory = options.dir;
+      const files = await Promise.all(
+        Object.keys(bundle)
+          .filter((fileName) => fileName.endsWith(".css"))
+          .map(
+            async (fileName) =>
+              [fileName, await readFile(join(directory, fileName), "utf8")] as [string, string],
+          ),
+      );
+      stylesheets = inlineStylesheets(this.environment.config.base, files, (fileName) =>
+        this.warn(
+          `${fileName} cannot be inlined: its text has "<style", which React rewrites inside a <style> element ` +
+            "(a page whose document inlines it fails to render). Remove it, or write it as \\3c style in a string.",
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { STATIC_PAGE_ROUTING_RULES } from "../build-config";
+import { INLINE_STYLESHEETS } from "../built-stylesheets";
+import { routingRulesMatcher } from "../routing-rules";
+import type { PolicyOptions } from "../security-headers";
+import { staticPageHeaders } from "../static-page-policy";
+
+/**
+ * Pre-rendered pages, served by the Worker (docs/decisions/010-static-page-csp-at-scale.md): the
+ * `run_worker_first` rules of the static routes send their HTML here; the Worker answers with the asset
+ * as built (its ETag and caching kept, 304s included) and the page's policy, which allows the page's own
+ * inline scripts by hash. The hashes depend only on the page's bytes, so they are computed once per page
+ * and isolate and remembered by the asset's ETag (a content hash).
+ */
+
+const isStaticPagePath = routingRulesMatcher(STATIC_PAGE_ROUTING_RULES);
+
+/** Whether the request is for the HTML of a pre-rendered page (not in `npm run dev`, which renders all). */
+export function isStaticPageRequest(request: Request, url: URL): boolean {
+  if (import.meta.env.DEV) return false;
+  return (request.method === "GET" || request.method === "HEAD") && isStaticPagePath(url.pathname);
+}
+
+/** Policies by ETag; bounded, so an isolate's memory does not grow with the number of pages. */
+const MAX_REMEMBERED_PAGES = 1_000;
+const headersByETag = new Map<string, Record<string, string> | null>();
+
+/**
+ * The asset with its page headers; `undefined` when no page was pre-rendered at this path (a dynamic page
+ * of a static route, or a 404): then the app renders it.
+ */
+export async function serveStaticPage(
+  request: Request,
+  assets: Fetcher,
+  policy: PolicyOptions = {},
+): Promise<Response | undefined> {
+  const asset = await assets.fetch(request);
+  if (asset.status === 404) return undefined;
+  // Redirects (`/about/` -> `/about`) and refusals pass through as the assets answer them.
+  if (asset.status !== 200 && asset.status !== 304) return asset;
+  const etag = asset.headers.get("ETag")?.replace(/^W\//, "");
+  let headers = etag === undefined ? undefined : headersByETag.get(etag);
+  let body: BodyInit | null = asset.body;
+  if (headers === undefined) {
+    if (!isHtml(asset) && asset.status === 200) {
+      // Page data under a glob rule, or a public file: passed on as it is, never read.
+      headers = null;
+    } else if (asset.status === 200 && request.method === "GET") {
+      const html = await asset.text();
+      headers = await staticPageHeaders(html, policy, INLINE_STYLESHEETS);
+      body = html;
+    } else {
+      // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
+      const page = await assets.fetch(new Request(request.url));
+      headers =
+        page.ok && isHtml(page)
+          ? await staticPageHeaders(await page.text(), policy, INLINE_STYLESHEETS)
+          : null;
+    }
+    if (etag !== undefined) remember(etag, headers);
+  }
+  const served = new Response(body, asset);
+  for (const [name, value] of Object.entries(headers ?? {})) served.headers.set(name, value);
+  return served;
+}
+
+/** Only HTML gets page headers; anything else a static route's path serves (`.data`, an image) passes on. */
+function isHtml(response: Response): boolean {
+  return response.headers.get("Content-Type")?.startsWith("text/html") ?? false;
+}
+
+function remember(etag: string, headers: Record<string, string> | null): void {
+  if (headersByETag.size >= MAX_REMEMBERED_PAGES) {
+    const oldest = headersByETag.keys().next().value;
+    if (oldest !== undefined) headersByETag.delete(oldest);
+  }
+  headersByETag.set(etag, headers);
+}
