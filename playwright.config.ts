@@ -1,17 +1,13 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./tests/support/chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 
-/** Real Chromium (tests/support/chromium.ts) against the production build served in workerd. */
+/** The product's pages in real Chromium against its production build served in workerd (`npm run test:e2e`). */
 export default defineConfig({
-  // The product's pages (tests/e2e) and the platform's browser tests, which serve the fixture app themselves
-  // (tests/platform/browser, tests/fixture/README.md).
-  projects: [
-    { name: "e2e", testDir: "tests/e2e" },
-    { name: "platform", testDir: "tests/platform/browser" },
-  ],
+  // The platform's own browser tests are its package's (packages/edge-platform/playwright.config.ts).
+  projects: [{ name: "e2e", testDir: "tests/e2e" }],
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),

@@ -6,20 +6,11 @@ export default defineConfig({
     projects: [
       {
         test: {
+          // The product's own; the platform's are its package's (packages/edge-platform/vitest.config.ts).
           name: "unit",
-          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          include: ["packages/edge-platform/tests/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           // The property-based files run thousands of cases per test: bounded by count, not by the clock.
-          testTimeout: 30_000,
-        },
-      },
-      {
-        test: {
-          // The platform's own suite, against the fixture app (tests/fixture/): passes whatever app/routes holds.
-          name: "platform",
-          include: ["tests/platform/**/*.test.ts"],
-          environment: "node",
-          hookTimeout: 60_000,
           testTimeout: 30_000,
         },
       },

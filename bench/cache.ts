@@ -12,8 +12,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { FIXTURE_BUILD_DIRECTORY } from "../tests/support/build-under-test.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { FIXTURE_BUILD_DIRECTORY } from "edge-platform/testing";
 import { median } from "./stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

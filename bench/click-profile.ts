@@ -31,7 +31,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type CDPSession, chromium, type Page } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { median } from "./stats.ts";
 
 const { values, positionals } = parseArgs({

@@ -13,12 +13,18 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { chromium, type Page } from "@playwright/test";
-import { type ServedBuild, serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS } from "../tests/support/build-under-test.ts";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
-import { freePort } from "../tests/support/free-port.ts";
-import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_EXECUTABLE,
+  freePort,
+  reportingVars,
+  startIngestStandIn,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+  TEST_VARS,
+} from "edge-platform/testing";
+import { storedMessageCount } from "../tests/support/messages-db.ts";
 import { percentile } from "./stats.ts";
 
 const PAGE_SAMPLES = Number(process.env.FAULT_SAMPLES ?? 40);

@@ -3,8 +3,8 @@
  * build served in workerd, raw and gzip -9, and any Sentry code in it. Ends with one summary line.
  */
 
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { measureFirstLoad } from "../tests/support/first-load.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { measureFirstLoad } from "edge-platform/testing";
 
 const KB = 1024;
 const app = await serveBuild();

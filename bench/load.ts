@@ -10,11 +10,15 @@
  */
 import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../tests/support/build-under-test.ts";
-import { freePort } from "../tests/support/free-port.ts";
-import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { serveBuild } from "edge-platform/local-server";
+import {
+  freePort,
+  reportingVars,
+  startIngestStandIn,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+  TEST_VARS,
+} from "edge-platform/testing";
 import { isolateHeapMiB } from "./isolate-heap.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);

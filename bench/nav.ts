@@ -8,8 +8,8 @@
  */
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../tests/support/chromium.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { emulatePhone, PHONE_OPTION } from "./phone.ts";
 import { median } from "./stats.ts";
 

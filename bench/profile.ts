@@ -10,10 +10,8 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { freePort } from "../tests/support/free-port.ts";
-import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
-import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { freePort, reportingVars, startIngestStandIn } from "edge-platform/testing";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { connectToWorker } from "./worker-inspector.ts";
 

@@ -9,10 +9,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { measureFirstLoad } from "edge-platform/testing";
 import { contentSecurityPolicy } from "../packages/edge-platform/src/security-headers.ts";
 import { inlineScripts, scriptHash } from "../packages/edge-platform/src/static-page-policy.ts";
-import { measureFirstLoad } from "../tests/support/first-load.ts";
 import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "../tests/support/scaled-copy.ts";
 
 const COUNTS = process.argv.slice(2).map(Number);

@@ -12,9 +12,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { startIngestStandIn } from "../tests/support/ingest-stand-in.ts";
-import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { reportingVars, startIngestStandIn } from "edge-platform/testing";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { median } from "./stats.ts";
 

@@ -3,9 +3,8 @@
  * ingest stand-in (both on 127.0.0.1), sequential requests, interleaved A B A B. Ends with one summary line.
  */
 
-import { serveBuild } from "../packages/edge-platform/src/local-server/serve-build.ts";
-import { startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../tests/support/ingest-stand-in.ts";
-import { reportingVars } from "../tests/support/serve-with-ingest.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { reportingVars, startIngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "edge-platform/testing";
 import { percentile } from "./stats.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
+import { serveBuild } from "edge-platform/local-server";
 
 const [dir = "/tmp/first-paint-documents", path = "/now"] = process.argv.slice(2);
 const app = await serveBuild({ onLog: () => {} });

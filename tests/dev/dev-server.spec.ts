@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { Page } from "@playwright/test";
-import { dataRequests, expect, test, waitForHydration } from "../e2e/fixtures";
+import { dataRequests, expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Outside everything tsc and Biome check, inside what Vite serves: a module that cannot compile. */

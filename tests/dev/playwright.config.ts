@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "../support/chromium.ts";
-import { freePort } from "../support/free-port.ts";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, freePort } from "edge-platform/testing";
 
 // Playwright reads this file again in each worker: the port picked first reaches them through the
 // environment, which they inherit.

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, navigateWithRouter, test, waitForHydration } from "./fixtures";
+import { expect, navigateWithRouter, test, waitForHydration } from "edge-platform/testing/playwright";
 
 /**
  * What a visitor on a small phone, in dark mode, with a screen reader or a keyboard gets. Every

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { launchWithBackForwardCache } from "../support/chromium.ts";
+import { launchWithBackForwardCache } from "edge-platform/testing";
 
 /**
  * Pages rendered per request are `Cache-Control: private, no-store`. Chromium used to keep such

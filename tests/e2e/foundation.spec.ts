@@ -1,8 +1,15 @@
 import {
+  expect,
+  isSameDocument,
+  markDocument,
+  navigateWithRouter,
+  test,
+  waitForHydration,
+} from "edge-platform/testing/playwright";
+import {
   CLIENT_ERROR_MESSAGE,
   SERVER_ERROR_MESSAGE,
 } from "../../packages/edge-platform/src/errors/error-page";
-import { expect, isSameDocument, markDocument, navigateWithRouter, test, waitForHydration } from "./fixtures";
 
 const DIGEST_LINE = /^Digest: [0-9a-z]{13}$/;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;

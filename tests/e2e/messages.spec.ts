@@ -1,8 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { launchWithBackForwardCache } from "../support/chromium.ts";
-import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
+import { launchWithBackForwardCache } from "edge-platform/testing";
+import {
+  expect,
+  isSameDocument,
+  markDocument,
+  test,
+  waitForHydration,
+} from "edge-platform/testing/playwright";
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|403)/;
 const CONFLICT = /Failed to load resource: the server responded with a status of 409/;

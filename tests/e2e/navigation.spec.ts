@@ -6,12 +6,12 @@ import {
   markDocument,
   test,
   waitForHydration,
-} from "./fixtures";
+} from "edge-platform/testing/playwright";
 
 /**
  * The product's navigation controls (app/components/navigation-controls.tsx) drive the router verbs of
  * docs/contract.md C2. Prefetch, the full-navigation fallbacks (C3, C4) and the route announcer are the
- * platform's, tested on the fixture app (tests/platform/browser/link-prefetch.spec.ts, navigation.spec.ts).
+ * platform's, tested on the fixture app (packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, navigation.spec.ts).
  */
 
 test.describe("the router verbs (docs/contract.md C2)", () => {

@@ -1,4 +1,11 @@
-import { expect, isSameDocument, markDocument, navigateWithRouter, test, waitForHydration } from "./fixtures";
+import {
+  expect,
+  isSameDocument,
+  markDocument,
+  navigateWithRouter,
+  test,
+  waitForHydration,
+} from "edge-platform/testing/playwright";
 
 /** A shared page in real Chromium, behind the local Workers Cache: /messages/latest, purged by posting (docs/page-cache.md). */
 

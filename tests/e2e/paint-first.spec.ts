@@ -1,4 +1,4 @@
-import { expect, test, waitForHydration } from "./fixtures";
+import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
 // docs/decisions/018-paint-first.md: what a first paint and a client navigation ask the network for.
 

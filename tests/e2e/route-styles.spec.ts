@@ -1,4 +1,4 @@
-import { expect, test, waitForHydration } from "./fixtures";
+import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
 // The production side of a route's own stylesheet (about.tsx imports about.css): React Router links it
 // from the route's manifest entry, and the policy's style-src 'self' allows it. tests/dev covers `npm run dev`.

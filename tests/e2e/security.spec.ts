@@ -1,5 +1,11 @@
 import type { Page } from "@playwright/test";
-import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixtures";
+import {
+  expect,
+  isSameDocument,
+  markDocument,
+  test,
+  waitForHydration,
+} from "edge-platform/testing/playwright";
 
 type Violation = { directive: string; blocked: string };
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { freePort } from "edge-platform/testing";
 import { expect, test } from "vitest";
-import { freePort } from "../support/free-port";
 import { ROOT, startCommand } from "./run-script";
 
 // `npm run preview` serves the existing production build (`npm run build` first, as for the worker tests)

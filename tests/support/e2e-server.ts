@@ -5,9 +5,8 @@
  * printedWorkerLog (worker-logs.ts), so a provoked failure is one labelled line.
  */
 import { parseArgs } from "node:util";
-import { serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "./build-under-test.ts";
-import { printedWorkerLog } from "./worker-logs.ts";
+import { serveBuild } from "edge-platform/local-server";
+import { printedWorkerLog, TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "4173" } } });
 const served = await serveBuild({

@@ -1,8 +1,8 @@
+import { readFormData } from "edge-platform/server";
+import { hasDirectionOverrides, isInvisible } from "edge-platform/shared";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { MESSAGE_LIMITS, validateMessage } from "../../app/data/messages";
-import { readFormData } from "../../packages/edge-platform/src/http/form-data.server";
-import { hasDirectionOverrides, isInvisible } from "../../packages/edge-platform/src/user-text";
 
 // Property-based checks  of form reading and the /messages rules: thousands of generated
 // inputs each run; fast-check prints the seed and the shrunk input of any failure.

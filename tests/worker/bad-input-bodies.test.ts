@@ -1,11 +1,18 @@
+import type { ServedBuild } from "edge-platform/local-server";
+import {
+  type IngestStandIn,
+  rawHead,
+  rawRequest,
+  serveWithIngest,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REQUEST_BODY_TIMEOUT_MS } from "../../packages/edge-platform/src/constants";
-import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
-import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
-import { rawHead, rawRequest } from "../support/raw-http.ts";
-import { serveWithIngest } from "../support/serve-with-ingest.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 // Bad bodies, for the two surfaces that read one: the /messages action and the /monitoring
 // tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the

@@ -1,8 +1,8 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { rawHead, rawRequest, TEST_VARS } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
-import { rawHead, rawRequest } from "../support/raw-http.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 // Bad headers : a clear 4xx or the normal page, never a 500; a refused post stores nothing.
 

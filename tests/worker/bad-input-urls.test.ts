@@ -1,8 +1,7 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { rawHead, rawRequest, TEST_VARS } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../support/build-under-test.ts";
-import { rawHead, rawRequest } from "../support/raw-http.ts";
 
 // Bad URLs : each answers a clear 4xx (or the page the URL normalises to), never a 500, and
 // never a redirect off the site. GETs change nothing; no case may reach the server-error path.

@@ -1,12 +1,8 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import {
-  storedMessageCount,
-  TEST_VARS,
-  UNLIMITED_FOR_TESTS,
-  UNLIMITED_PURGES,
-} from "../support/build-under-test.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 // Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.

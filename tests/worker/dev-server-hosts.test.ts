@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
+import { freePort, type RawResponse, rawRequest } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../support/free-port.ts";
-import { type RawResponse, rawRequest } from "../support/raw-http.ts";
 
 /**
  * DNS rebinding: `npm run dev` (Vite with @cloudflare/vite-plugin, the Worker in workerd)

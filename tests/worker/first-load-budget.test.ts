@@ -1,6 +1,6 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { measureFirstLoad } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { measureFirstLoad } from "../support/first-load.ts";
 
 /**
  * At most 111 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything

@@ -1,10 +1,16 @@
+import type { ServedBuild } from "edge-platform/local-server";
+import {
+  type IngestStandIn,
+  serveWithIngest,
+  TEST_DSN,
+  TEST_TUNNEL_QUERY,
+  UNLIMITED_FOR_TESTS,
+  UNLIMITED_PURGES,
+} from "edge-platform/testing";
 import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ServedBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { storedMessageCount, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "../support/build-under-test.ts";
-import { type IngestStandIn, TEST_DSN, TEST_TUNNEL_QUERY } from "../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../support/serve-with-ingest.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 // Generated input (fast-check) sent to the built Worker over HTTP: the tunnel and the /messages
 // action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.

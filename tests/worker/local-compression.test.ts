@@ -2,9 +2,9 @@ import { readFile } from "node:fs/promises";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../support/build-under-test.ts";
 
 // The local server (`npm start`, the benchmarks, the browser tests) sends what Cloudflare would: compressed
 // when the client takes gzip (packages/edge-platform/src/local-server/compression.ts). Read with node:http, which shows

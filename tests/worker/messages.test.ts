@@ -1,11 +1,7 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import {
-  storedMessageCount,
-  TEST_VARS,
-  UNLIMITED_FOR_TESTS,
-  UNLIMITED_PURGES,
-} from "../support/build-under-test.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 let app: ServedBuild;
 

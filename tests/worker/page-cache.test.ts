@@ -1,16 +1,12 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import {
-  storedMessageCount,
-  TEST_VARS,
-  UNLIMITED_FOR_TESTS,
-  UNLIMITED_PURGES,
-} from "../support/build-under-test.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 /**
  * The reference shared page, /messages/latest, behind the local server's Workers Cache (docs/page-cache.md):
  * posting a message purges it. What the platform does for any shared page is tested on the fixture
- * (tests/platform/page-cache.test.ts).
+ * (packages/edge-platform/tests/platform/page-cache.test.ts).
  */
 
 let app: ServedBuild;
@@ -96,6 +92,14 @@ describe("/messages/latest", () => {
     // Other visitors get the copy until it expires; the poster's page is rendered for them.
     expect((await get(refusing, "/messages/latest")).cache).toBe("HIT");
     expect((await get(refusing, location ?? "")).body).toContain(text);
+  });
+
+  test("no purge store: the product's migrations leave no table of purges (migrations/0003)", async () => {
+    const db = await app.miniflare.getD1Database("DB");
+    const table = await db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'page_cache_purges'")
+      .first();
+    expect(table).toBeNull();
   });
 
   test("dynamic pages never touch the cache", async () => {

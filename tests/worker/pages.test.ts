@@ -1,6 +1,6 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../support/build-under-test.ts";
 
 let app: ServedBuild;
 

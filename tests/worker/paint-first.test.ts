@@ -1,6 +1,6 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../support/build-under-test.ts";
 
 // docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
 // (for Cloudflare's 103 Early Hints), on pages rendered per request and on pre-rendered ones.

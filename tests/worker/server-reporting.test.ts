@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { TEST_VARS } from "../support/build-under-test.ts";
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import {
   type IngestStandIn,
   receivedEvents,
   receivedTransactions,
+  serveWithIngest,
   startIngestStandIn,
   TEST_DSN,
-} from "../support/ingest-stand-in.ts";
-import { serveWithIngest } from "../support/serve-with-ingest.ts";
+  TEST_VARS,
+} from "edge-platform/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
 

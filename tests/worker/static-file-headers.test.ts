@@ -1,7 +1,7 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { NON_DOCUMENT_CSP } from "../../packages/edge-platform/src/security-headers";
-import { TEST_VARS } from "../support/build-under-test.ts";
 
 // The probe of issue 19: static files carried no policy, although an SVG can carry script and any file may
 // be opened as a document. Each kind of file the build serves, as served in workerd with the built `_headers`.

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { contentSecurityPolicy } from "../../packages/edge-platform/src/security-headers";
 import { inlineScripts, scriptHash } from "../../packages/edge-platform/src/static-page-policy";
 import { HEADERS_FILE_MAX_RULES } from "../../packages/edge-platform/src/vite/static-page-headers";

@@ -1,7 +1,7 @@
+import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import { inOneWindow, TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
-import { storedMessageCount, TEST_VARS } from "../support/build-under-test.ts";
-import { inOneWindow } from "../support/rate-limit-window.ts";
+import { storedMessageCount } from "../support/messages-db.ts";
 
 // The product's /messages under wrangler.toml's write limit (WRITE_RATE_LIMIT: 10 per 10 s per client).
 const WRITES = { limit: 10, period: 10 };

@@ -5,4 +5,5 @@ export {
   loadAppUnderBuild,
   type ProductConfig,
 } from "../vite/app-under-build.ts";
-export { edgePlatform, workerConfig } from "../vite/vite-plugin.ts";
+export { platformReactRouterConfig } from "../vite/react-router-config.ts";
+export { cloudflareOptions, edgePlatform, workerConfig } from "../vite/vite-plugin.ts";

@@ -25,7 +25,6 @@ const PROJECT_ROOT = process.cwd();
 const DEFAULT_BUILD_DIRECTORY = join(PROJECT_ROOT, "build");
 /** The deploy config that @cloudflare/vite-plugin writes next to the built Worker: there is a build when it is. */
 export const BUILT_WORKER_CONFIG = join(DEFAULT_BUILD_DIRECTORY, "server", "wrangler.json");
-const MIGRATIONS_DIR = join(PROJECT_ROOT, "migrations");
 /** Where `wrangler ... --local` keeps local state, so `npm start` sees what `wrangler d1 migrations apply --local` did. */
 export const LOCAL_STATE_DIR = join(PROJECT_ROOT, ".wrangler/state/v3");
 
@@ -163,7 +162,7 @@ export async function serveBuild({
   });
   await miniflare.ready;
   const url = await miniflare.unsafeGetDirectURL(HOST_GUARD_NAME);
-  if (!persistTo) await applyMigrations(miniflare);
+  if (!persistTo) await applyMigrations(miniflare, serverDirectory);
   const served = miniflare;
   return {
     url,
@@ -347,11 +346,20 @@ async function builtModules(serverDirectory: string): Promise<{ type: "ESModule"
   return ["index.js", ...chunks].map((file) => ({ type: "ESModule", path: join(serverDirectory, file) }));
 }
 
-/** Applies migrations/*.sql in order to a fresh in-memory database (what `wrangler d1 migrations apply` does). */
-async function applyMigrations(miniflare: Miniflare): Promise<void> {
-  const db = await miniflare.getD1Database("DB");
-  for (const file of (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith(".sql")).sort()) {
-    const statements = unstable_splitSqlQuery(await readFile(join(MIGRATIONS_DIR, file), "utf8"));
-    await db.batch(statements.map((statement) => db.prepare(statement)));
+/**
+ * Applies each D1 database's migrations (its `migrations_dir`, as the build's deploy config names it relative to
+ * itself), in order, to a fresh in-memory database: what `wrangler d1 migrations apply` does.
+ */
+async function applyMigrations(miniflare: Miniflare, serverDirectory: string): Promise<void> {
+  const config = JSON.parse(await readFile(join(serverDirectory, "wrangler.json"), "utf8")) as {
+    d1_databases?: { binding: string; migrations_dir?: string }[];
+  };
+  for (const { binding, migrations_dir = "migrations" } of config.d1_databases ?? []) {
+    const directory = resolve(serverDirectory, migrations_dir);
+    const db = await miniflare.getD1Database(binding);
+    for (const file of (await readdir(directory)).filter((name) => name.endsWith(".sql")).sort()) {
+      const statements = unstable_splitSqlQuery(await readFile(join(directory, file), "utf8"));
+      await db.batch(statements.map((statement) => db.prepare(statement)));
+    }
   }
 }

@@ -10,7 +10,7 @@ import {
 /**
  * Everything the navigation platform knows about React Router beyond its public API, in one place
  * (docs/decisions/008-navigation-adapter.md). Each assumption below has a test named after it in
- * tests/unit/react-router-assumptions.test.ts (or, where only a browser can show it, the e2e test named
+ * packages/edge-platform/tests/unit/react-router-assumptions.test.ts (or, where only a browser can show it, the e2e test named
  * in its comment), so a React Router upgrade that breaks one fails that test instead of breaking
  * navigation quietly. The two framework contexts are read by the hydration hook
  * (use-navigation-platform.ts), which hands their values here: keeping this module out of the first-load
@@ -54,7 +54,7 @@ export function loadedAssetUrls({ manifest, routeModules }: RouterInternals): st
  * loading reads first": a route module found there is used as is, with no `import()` of React Router's
  * own (which resumes in a later task). A module that fails to run is left to React Router, which imports
  * it again and reloads the page when that fails too. Shown in the browser by
- * tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page is one render".
+ * packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page is one render".
  */
 export async function importRouteModules(
   { router, manifest, routeModules }: RouterInternals,
@@ -79,7 +79,7 @@ export type Navigate = (to: To | number | null, options?: RouterNavigateOptions)
  * Runs `intercept` in front of every `router.navigate` call, with the original to call on.
  * Assumption "router.navigate is an own, writable property that links and useNavigate call at call time"
  * (React Router's instrumentation API cannot do this: its navigate hook is not given `replace`). The
- * browser side of it is tested by tests/platform/browser/navigation.spec.ts, "route code slower than
+ * browser side of it is tested by packages/edge-platform/tests/platform/browser/navigation.spec.ts, "route code slower than
  * 3.8 s" and "route code answered 404".
  */
 export function interceptNavigate(
@@ -97,8 +97,8 @@ export function interceptNavigate(
  * before `interceptNavigate` (the first page's, until it renders again) submits around the interceptor;
  * the router's state still shows the submission, as a new navigation carrying its form method and
  * payload (kept through the loading after an action, so one submission is seen once). Tested in
- * tests/unit/react-router-assumptions.test.ts and, in the browser, by
- * tests/platform/browser/navigation.spec.ts, "a form submitted while a link's code loads".
+ * packages/edge-platform/tests/unit/react-router-assumptions.test.ts and, in the browser, by
+ * packages/edge-platform/tests/platform/browser/navigation.spec.ts, "a form submitted while a link's code loads".
  */
 export function onSubmission(router: DataRouter, listener: () => void): void {
   let seen: unknown;
@@ -114,7 +114,7 @@ export function onSubmission(router: DataRouter, listener: () => void): void {
 /**
  * Puts `intercept` in front of the page's `fetch`, with the original to call on. Assumption "single fetch
  * requests page data through the global fetch, looked up at call time" (tested in the browser by
- * tests/platform/browser/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").
+ * packages/edge-platform/tests/platform/browser/navigation.spec.ts, "page data that cannot be fetched becomes a full navigation").
  */
 export function interceptFetch(
   intercept: (nativeFetch: typeof fetch, input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
@@ -128,7 +128,7 @@ export function interceptFetch(
  * Whether React Router cancelled this page-data request. Assumption "a superseded navigation's page-data
  * request is aborted through the signal single fetch hands fetch": a new navigation, back/forward or a
  * restarted load while one is loading aborts it. Shown in the browser by
- * tests/platform/browser/navigation.spec.ts, "the click the visitor made last wins".
+ * packages/edge-platform/tests/platform/browser/navigation.spec.ts, "the click the visitor made last wins".
  */
 export function cancelledByRouter(input: RequestInfo | URL, init?: RequestInit): boolean {
   return (init?.signal ?? (input instanceof Request ? input.signal : undefined))?.aborted === true;

@@ -33,7 +33,7 @@ const ROUTE_STYLE_MEDIA = "not all";
  * `<link rel=preload as=style>` for each of the route's stylesheets and waits for its load event, unless a
  * `link[rel=stylesheet]` with that href is already in the document (`prefetchStyleLink` in React Router
  * 7.18; an assumption about its internals, checked in the browser by
- * tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page waits for no
+ * packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, "a click to a prefetched static page waits for no
  * stylesheet"). With this link there, a prefetched page's CSS costs the click nothing: no load event to
  * wait for, which on a busy main thread is a task or more, with React's "loading" render in between.
  */

@@ -4,7 +4,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 
 /**
  * Which app the build builds: the product (`app/`, the default) or another app laid out the same way, such as
- * the platform's test fixture (`APP_DIRECTORY=tests/fixture/app`, `npm run build:fixture`). Read by
+ * the platform's test fixture (`APP_DIRECTORY=packages/edge-platform/fixture/app`, `npm run build:fixture`). Read by
  * react-router.config.ts (its `appDirectory`) and vite.config.ts.
  */
 export const APP_DIRECTORY = process.env.APP_DIRECTORY ?? "app";

@@ -17,10 +17,9 @@ export function rateLimitPeriods(bindings: readonly RateLimitBinding[]): Record<
  * The Rate Limiting bindings of the deploy configuration the build uses: `WRANGLER_CONFIG` when set (as
  * vite.config.ts reads it), wrangler.toml otherwise.
  */
-export function deployedRateLimits(): RateLimitBinding[] {
-  const config = unstable_readConfig(
-    { config: resolve(process.env.WRANGLER_CONFIG ?? "wrangler.toml") },
-    { hideWarnings: true },
-  );
+export function deployedRateLimits(
+  configPath = resolve(process.env.WRANGLER_CONFIG ?? "wrangler.toml"),
+): RateLimitBinding[] {
+  const config = unstable_readConfig({ config: configPath }, { hideWarnings: true });
   return config.ratelimits;
 }

@@ -60,6 +60,20 @@ export function workerConfig(app: AppUnderBuild) {
 }
 
 /**
+ * @cloudflare/vite-plugin's options for an app on the platform (vite.config.ts: `cloudflare(cloudflareOptions(app))`):
+ * React Router's server build runs in the Worker (the `ssr` environment) with wrangler.toml and workerConfig's
+ * additions. `WRANGLER_CONFIG` names another deploy config (the benchmarks' baseline, bench/bare).
+ */
+export function cloudflareOptions(app: AppUnderBuild) {
+  return {
+    viteEnvironment: { name: "ssr" },
+    ...(process.env.WRANGLER_CONFIG
+      ? { configPath: process.env.WRANGLER_CONFIG }
+      : { config: workerConfig(app) }),
+  };
+}
+
+/**
  * The Vite settings the platform needs: the product's choices, handed to the platform
  * (packages/edge-platform/src/build-config.ts) in the browser's and the Worker's bundles alike (per route, not per page,
  * so no bundle grows with the number of static pages), the dev server's allowed hosts and what its

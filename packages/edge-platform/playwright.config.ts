@@ -1,0 +1,20 @@
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./src/testing/chromium.ts";
+
+/**
+ * The platform's browser tests: real Chromium (src/testing/chromium.ts) against the fixture's build served in
+ * workerd, one server per worker or per file (tests/platform/browser/fixture-app.ts), never a product's.
+ */
+export default defineConfig({
+  projects: [{ name: "platform", testDir: "tests/platform/browser" }],
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: "list",
+  timeout: 30_000,
+  use: {
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
+  },
+});

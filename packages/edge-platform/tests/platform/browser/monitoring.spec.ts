@@ -1,0 +1,285 @@
+import {
+  receivedEvents,
+  receivedTransactions,
+  TEST_TUNNEL_QUERY,
+} from "../../../src/testing/ingest-stand-in.ts";
+import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
+
+const TUNNEL = `/monitoring?${TEST_TUNNEL_QUERY}`;
+const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;
+
+// This file runs its own server: reporting on, sent to a stand-in for Sentry that the test reads.
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" });
+
+function url(path: string): string {
+  return new URL(path, reporting.app.url).href;
+}
+
+type Transaction = {
+  transaction?: string;
+  contexts?: { trace?: { op?: string; data?: Record<string, unknown> } };
+};
+
+/** Waits until a browser transaction named `name` reached the stand-in: the SDK is loaded and sending. */
+async function waitForTransaction(name: string): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        (receivedTransactions(reporting.ingest.received) as Transaction[]).some(
+          (t) => t.transaction === name,
+        ),
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(true);
+}
+
+function browserTransactions(): Transaction[] {
+  return (receivedTransactions(reporting.ingest.received) as Transaction[]).filter((transaction) =>
+    ["pageload", "navigation"].includes(transaction.contexts?.trace?.op ?? ""),
+  );
+}
+
+for (const path of ["/", "/now"]) {
+  test(`the first-load scripts of ${path} contain no Sentry code`, async ({ request }) => {
+    const html = await (await request.get(url(path))).text();
+    const sources = [
+      ...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="([^"]+)"/g),
+    ].map((match) => match[1] ?? "");
+    expect(sources.length).toBeGreaterThan(2);
+    for (const source of sources) {
+      const code = await (await request.get(url(source))).text();
+      expect(code, source).not.toMatch(/__SENTRY__|sentry\.javascript|@sentry\//);
+    }
+  });
+}
+
+test("the Sentry SDK does load after hydration (so the check above can fail)", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => scripts.push(new URL(response.url()).pathname));
+  await page.goto(url("/now"));
+  await waitForTransaction("/now");
+  const sdk = await Promise.all(
+    scripts
+      .filter((path) => path.endsWith(".js"))
+      .map(async (path) => (await page.request.get(url(path))).text()),
+  );
+  expect(sdk.some((code) => /sentry\.javascript/.test(code))).toBe(true);
+});
+
+test("a client error is reported once, through /monitoring", async ({ page, pageProblems }) => {
+  pageProblems.expect(/Reference failure: this component throws in the browser/);
+  const tunnelled: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/monitoring"))
+      tunnelled.push(new URL(request.url()).pathname + new URL(request.url()).search);
+  });
+  await page.goto(url("/failures/client"));
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Throw in the browser" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
+
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const events = receivedEvents(reporting.ingest.received);
+  expect(events).toHaveLength(1);
+  expect(JSON.stringify(events[0]?.exception)).toContain("this component throws in the browser");
+  expect(tunnelled.length).toBeGreaterThan(0);
+  expect(tunnelled.every((path) => path === TUNNEL)).toBe(true);
+});
+
+test("an error thrown before the SDK loads is buffered, reported, and joins the page load with its route", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/early failure before the SDK/);
+  // Thrown before the load event; the SDK is only imported after it, when the browser is idle.
+  await page.addInitScript(() => {
+    document.addEventListener("DOMContentLoaded", () => {
+      setTimeout(() => {
+        throw new Error("early failure before the SDK");
+      });
+    });
+  });
+  await page.goto(url("/now"));
+  await expect
+    .poll(() => JSON.stringify(receivedEvents(reporting.ingest.received)), { timeout: 15_000 })
+    .toContain("early failure before the SDK");
+  await waitForTransaction("/now");
+  const [event] = receivedEvents(reporting.ingest.received) as (ErrorEvent & {
+    contexts?: { trace?: { trace_id?: string } };
+  })[];
+  const pageLoad = browserTransactions().find(
+    (transaction) => transaction.contexts?.trace?.op === "pageload",
+  ) as { contexts?: { trace?: { trace_id?: string } } } | undefined;
+  expect(event?.transaction).toBe("/now");
+  expect(event?.contexts?.trace?.trace_id).toBe(pageLoad?.contexts?.trace?.trace_id);
+});
+
+test("a server error is reported once, by the server, with the digest on the page", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/failures/loader"));
+  const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
+  await waitForTransaction("/failures/loader");
+  await page.waitForTimeout(500);
+  const events = receivedEvents(reporting.ingest.received);
+  expect(events).toHaveLength(1);
+  expect(events[0]?.tags).toMatchObject({ digest });
+});
+
+test("a 404 page and a back navigation leave no 404 or incomplete transaction", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+
+  await page.getByRole("link", { name: "Tokyo" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await navigateWithRouter(page, "/items/atlantis");
+  await expect(page.getByText("This page could not be found.")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await page.goto(url("/no/such/page"));
+  await page.goto(url("/now"));
+  await waitForTransaction("/now");
+
+  const transactions = browserTransactions();
+  const names = transactions.map((transaction) => transaction.transaction);
+  expect(names).toContain("/items/:id");
+  for (const transaction of transactions) {
+    expect(transaction.transaction).toMatch(/^\//);
+    expect(transaction.contexts?.trace?.data?.["route.resolved"]).toBe(true);
+    expect(transaction.contexts?.trace?.data?.["http.response.status_code"]).not.toBe(404);
+  }
+  expect(names).not.toContain("/items/atlantis");
+  expect(names).not.toContain("-1");
+});
+
+test("a thrown redirect produces no error event", async ({ page }) => {
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+  await navigateWithRouter(page, "/items/NRT");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
+  await (await page.request.get(url("/items/AMS"), { maxRedirects: 0 })).text();
+  await page.waitForTimeout(1_500);
+  expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+});
+
+type ErrorEvent = {
+  transaction?: string;
+  exception?: { values?: { type?: string; value?: string; mechanism?: { handled?: boolean } }[] };
+};
+
+test("a route's meta that throws on a client navigation: the client-side error page, reported once with its component stack", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/this route's meta export throws/);
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  reporting.ingest.received.length = 0;
+
+  await navigateWithRouter(page, "/failures/meta");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
+  await expect(page).toHaveTitle("Application error");
+  await expect(page.getByText("Application Error!")).toHaveCount(0);
+
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const [event, ...others] = receivedEvents(reporting.ingest.received) as ErrorEvent[];
+  expect(others).toEqual([]);
+  const values = event?.exception?.values ?? [];
+  expect(values.at(-1)?.value).toContain("this route's meta export throws");
+  expect(values.at(-1)?.mechanism?.handled).toBe(false);
+  // The component stack, as Sentry's React integration attaches it: the error's cause.
+  expect(values.some((value) => value.type?.startsWith("React ErrorBoundary"))).toBe(true);
+
+  // The next page renders as usual: the failure belonged to that page only.
+  await navigateWithRouter(page, "/now");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await expect(page).not.toHaveTitle("Application error");
+});
+
+test("a traced document's page load continues the server's trace: one trace per visit", async ({ page }) => {
+  await page.goto(url("/now"));
+  const serverTrace = await page.locator('meta[name="sentry-trace"]').getAttribute("content");
+  const traceId = serverTrace?.split("-")[0];
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  await waitForTransaction("/now");
+  const trace = (name: string) =>
+    (
+      receivedTransactions(reporting.ingest.received) as {
+        transaction?: string;
+        contexts?: { trace?: { trace_id?: string } };
+      }[]
+    )
+      .filter((transaction) => transaction.transaction === name)
+      .map((transaction) => transaction.contexts?.trace?.trace_id);
+  expect(trace("/now")).toEqual([traceId]);
+  await expect.poll(() => trace("GET /now"), { timeout: 15_000 }).toEqual([traceId]);
+});
+
+test("a navigation's trace headers carry no URL or query value", async ({ page }) => {
+  const baggage: string[] = [];
+  page.on("request", async (request) => {
+    if (new URL(request.url()).pathname.endsWith(".data"))
+      baggage.push((await request.allHeaders()).baggage ?? "");
+  });
+  await page.goto(url("/items"));
+  await waitForHydration(page);
+  await waitForTransaction("/items");
+  await navigateWithRouter(page, "/now?email=someone%40example.com&token=s3cret");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  // The navigation's own request carries the trace (the platform's prefetches of the same URL may not).
+  await expect
+    .poll(() => baggage.filter((header) => header.includes("sentry-trace_id=")).length, { timeout: 5_000 })
+    .toBeGreaterThan(0);
+  for (const header of baggage) expect(header).not.toMatch(/email|someone|token|s3cret|%3F|\?/);
+});
+
+test("a hydration mismatch React recovers from is reported once, as handled, with its component stack", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Minified React error #418|Hydration failed/);
+  await page.goto(url("/failures/hydration"));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rendered in the browser");
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await waitForTransaction("/failures/hydration");
+  await page.waitForTimeout(500);
+  const [event, ...others] = receivedEvents(reporting.ingest.received) as ErrorEvent[];
+  expect(others).toEqual([]);
+  const values = event?.exception?.values ?? [];
+  expect(values.at(-1)?.mechanism?.handled).toBe(true);
+  expect(values.some((value) => value.type?.startsWith("React ErrorBoundary"))).toBe(true);
+});
+
+test("a client navigation to a route whose headers export throws: the server-side page with the digest of the one event", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  reporting.ingest.received.length = 0;
+  await navigateWithRouter(page, "/failures/headers");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("server-side exception");
+  const digest = (await page.locator(".digest").textContent())?.replace("Digest: ", "");
+  expect(digest).toMatch(/^[0-9a-z]{13}$/);
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const events = receivedEvents(reporting.ingest.received);
+  expect(events).toHaveLength(1);
+  expect(events[0]?.tags).toMatchObject({ digest, route: "/failures/headers" });
+});

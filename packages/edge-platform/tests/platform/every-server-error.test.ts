@@ -1,0 +1,161 @@
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
+import {
+  type IngestStandIn,
+  receivedEvents,
+  receivedTransactions,
+  startIngestStandIn,
+} from "../../src/testing/ingest-stand-in.ts";
+import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
+
+// Issue 18: every server error is logged and reported for every request it breaks, including errors after
+// the Response exists, whether or not the request is traced (rate 1: all are; rate 0: none is).
+
+type ServerErrorLine = { digest: string; path: string; route?: string; error: { message: string } };
+
+let ingest: IngestStandIn;
+const served: Record<string, ServedBuild> = {};
+let logs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  ingest = await startIngestStandIn();
+  for (const rate of ["0", "1"]) {
+    served[rate] = await serveBuild({
+      buildDirectory: FIXTURE_BUILD_DIRECTORY,
+      vars: reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: rate }),
+      onLog: (log) => logs.push(log),
+    });
+  }
+});
+
+afterAll(async () => {
+  for (const app of Object.values(served)) await app.close();
+  await ingest?.close();
+});
+
+beforeEach(() => {
+  ingest.received.length = 0;
+  logs = [];
+});
+
+/** A browser's request (streamed, not a crawler's whole document), read to its end. */
+async function load(app: ServedBuild, path: string) {
+  const response = await fetch(new URL(path, app.url), {
+    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36" },
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+function serverErrorLines(): ServerErrorLine[] {
+  return logs
+    .filter((log) => log.message.includes('"event":"server_error"'))
+    .map((log) => JSON.parse(log.message) as ServerErrorLine);
+}
+
+/** Waits for `count` error events, then a little longer for strays (reports go out after the response). */
+async function errorEvents(count: number) {
+  const deadline = Date.now() + 10_000;
+  while (receivedEvents(ingest.received).length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 750));
+  return receivedEvents(ingest.received);
+}
+
+describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
+  test("a streamed promise that rejects is logged with its route and reported, and the page shows none of it", async () => {
+    const { status, body } = await load(served[rate] as ServedBuild, "/failures/streamed");
+    expect(status).toBe(200);
+    expect(body).not.toContain("Reference failure");
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ path: "/failures/streamed", route: "/failures/streamed" });
+    expect(lines[0]?.error.message).toContain("this streamed promise rejects");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest });
+  });
+
+  test("a component that throws inside Suspense after the shell is logged and reported once", async () => {
+    const { status, body } = await load(served[rate] as ServedBuild, "/failures/suspense");
+    expect(status).toBe(200);
+    expect(body).not.toContain("Reference failure");
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.error.message).toContain("throws inside Suspense");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest });
+  });
+
+  test("work the request left running with waitUntil is logged and reported when it fails", async () => {
+    const { status } = await load(served[rate] as ServedBuild, "/failures/wait-until");
+    expect(status).toBe(200);
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.error.message).toContain("work after the response fails");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest });
+  });
+
+  test("a server error's event is unhandled and named by its route pattern, with environment and release", async () => {
+    await load(served[rate] as ServedBuild, "/items/ams");
+    await load(served[rate] as ServedBuild, "/failures/loader?email=someone%40example.com");
+    const [event, ...others] = await errorEvents(1);
+    expect(others).toEqual([]);
+    const exception = (event?.exception as { values?: { mechanism?: unknown }[] } | undefined)?.values?.at(
+      -1,
+    );
+    expect(exception?.mechanism).toEqual({ type: "auto.http.cloudflare", handled: false });
+    expect(event?.transaction).toBe("GET /failures/loader");
+    expect(event?.tags).toMatchObject({ route: "/failures/loader", digest: serverErrorLines()[0]?.digest });
+    expect(event?.environment).toBe("production");
+    expect(event?.release).toEqual(expect.any(String));
+  });
+
+  test("a route whose headers export throws is logged and reported once, with the digest its page shows", async () => {
+    const { status, body } = await load(served[rate] as ServedBuild, "/failures/headers");
+    expect(status).toBe(500);
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(body).toContain(lines[0]?.digest);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest, route: "/failures/headers" });
+  });
+
+  test("a 5xx a route answers itself is logged and sends no error event", async () => {
+    const { status } = await load(served[rate] as ServedBuild, "/failures/status");
+    expect(status).toBe(503);
+    await errorEvents(0);
+    expect(receivedEvents(ingest.received)).toEqual([]);
+    expect(logs.filter((log) => log.message.includes('"event":"server_error_status"'))).toHaveLength(1);
+  });
+
+  test("one error object that breaks three requests is logged and reported three times", async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await load(served[rate] as ServedBuild, "/failures/shared")).status).toBe(500);
+    }
+    const events = await errorEvents(3);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(3);
+    expect(new Set(lines.map((line) => line.digest)).size).toBe(1);
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(event.tags).toMatchObject({ digest: lines[0]?.digest });
+  });
+});
+
+test("a traced request's error event belongs to the request's trace", async () => {
+  await load(served["1"] as ServedBuild, "/failures/loader");
+  const [event] = await errorEvents(1);
+  await ingest.waitFor(2);
+  const [transaction] = receivedTransactions(ingest.received);
+  const traceId = (report: Record<string, unknown> | undefined) =>
+    (report?.contexts as { trace?: { trace_id?: string } } | undefined)?.trace?.trace_id;
+  expect(traceId(event)).toMatch(/^[0-9a-f]{32}$/);
+  expect(traceId(event)).toBe(traceId(transaction));
+});

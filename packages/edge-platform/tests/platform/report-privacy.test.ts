@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import type { ServedBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
+import {
+  type IngestStandIn,
+  receivedEvents,
+  receivedTransactions,
+} from "../../src/testing/ingest-stand-in.ts";
+import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
+
+// The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
+// address, a token and an id number, on a server error and on a traced request (packages/edge-platform/src/monitoring/
+// report-privacy.ts). The stand-in's raw bytes are searched, so no field can hide it.
+
+const EMAIL = "jane.doe@example.com";
+const TOKEN = "tok_live_5f2a9c81d4e6";
+const ID_NUMBER = "123-45-6789";
+const SECRETS = [EMAIL, encodeURIComponent(EMAIL), TOKEN, ID_NUMBER, "203.0.113.9"];
+const QUERY = `email=${encodeURIComponent(EMAIL)}&token=${TOKEN}&ssn=${ID_NUMBER}`;
+
+let ingest: IngestStandIn;
+let app: ServedBuild;
+
+beforeAll(async () => {
+  ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
+  }));
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+});
+
+beforeEach(() => {
+  ingest.received.length = 0;
+});
+
+function getWithPersonalData(path: string) {
+  return fetch(new URL(`${path}?${QUERY}`, app.url), {
+    headers: {
+      Referer: new URL(`/items?${QUERY}`, app.url).href,
+      Cookie: `session=${TOKEN}; email=${EMAIL}`,
+      "CF-Connecting-IP": "203.0.113.9",
+    },
+    signal: AbortSignal.timeout(10_000),
+  });
+}
+
+function expectNothingPersonalReceived() {
+  const bytes = Buffer.concat(ingest.received.map((request) => request.body)).toString("utf8");
+  for (const secret of SECRETS) expect(bytes, secret).not.toContain(secret);
+}
+
+test("a server error's report and its transaction carry no query, Referer query, cookie or IP", async () => {
+  expect((await getWithPersonalData("/failures/loader")).status).toBe(500);
+  await ingest.waitFor(2);
+  await new Promise((resolve) => setTimeout(resolve, 750));
+  expect(receivedEvents(ingest.received)).toHaveLength(1);
+  expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+  expectNothingPersonalReceived();
+  const [event] = receivedEvents(ingest.received) as { request?: { url?: string } }[];
+  expect(event?.request?.url).toMatch(/\/failures\/loader$/);
+});
+
+test("a traced page and its data request carry none of it either", async () => {
+  expect((await getWithPersonalData("/now")).status).toBe(200);
+  expect((await getWithPersonalData("/items/ams.data")).status).toBe(200);
+  await ingest.waitFor(2);
+  await new Promise((resolve) => setTimeout(resolve, 750));
+  expect(receivedTransactions(ingest.received)).toHaveLength(2);
+  expectNothingPersonalReceived();
+});

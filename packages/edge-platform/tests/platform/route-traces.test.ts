@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { ServedBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
+import { type IngestStandIn, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
+import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
+
+// Issue 18: server transactions are named by React Router's route pattern (one name per route, not per URL),
+// for documents, page data and actions alike, and each loader, action and middleware has a span.
+
+type Transaction = {
+  transaction?: string;
+  transaction_info?: { source?: string };
+  contexts?: { trace?: { op?: string; data?: Record<string, unknown> } };
+  spans?: { op?: string; description?: string; status?: string; data?: Record<string, unknown> }[];
+};
+
+let app: ServedBuild;
+let ingest: IngestStandIn;
+
+beforeAll(async () => {
+  ({ app, ingest } = await serveWithIngest({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
+  }));
+});
+
+afterAll(async () => {
+  await app?.close();
+  await ingest?.close();
+});
+
+beforeEach(() => {
+  ingest.received.length = 0;
+});
+
+async function transactionOf(path: string, init: RequestInit = {}): Promise<Transaction> {
+  const response = await fetch(new URL(path, app.url), { ...init, redirect: "manual" });
+  await response.arrayBuffer();
+  await ingest.waitFor(1);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const transactions = receivedTransactions(ingest.received) as Transaction[];
+  expect(transactions).toHaveLength(1);
+  return transactions[0] as Transaction;
+}
+
+function spans(transaction: Transaction, op: string) {
+  return (transaction.spans ?? []).filter((span) => span.op === op).map((span) => span.description);
+}
+
+describe("server transactions", () => {
+  test("a document is named by its route pattern, with a span for each loader and middleware", async () => {
+    const transaction = await transactionOf("/items/ams");
+    expect(transaction.transaction).toBe("GET /items/:id");
+    // Sentry's own key for a name's source: "route" groups by it and lets it into the trace's baggage.
+    expect(transaction.transaction_info?.source).toBe("route");
+    expect(transaction.contexts?.trace?.data?.["sentry.segment.name.source"]).toBe("route");
+    expect(spans(transaction, "function.react-router.loader").sort()).toEqual(["root", "routes/item"]);
+    expect(spans(transaction, "function.react-router.middleware")).toEqual(["root"]);
+  });
+
+  test("a loader that throws, and one that answers a 5xx, have failed spans; the others are ok", async () => {
+    for (const path of ["/failures/loader", "/failures/status"]) {
+      ingest.received.length = 0;
+      const transaction = await transactionOf(path);
+      const status = (description: string) =>
+        transaction.spans?.find(
+          (span) => span.op === "function.react-router.loader" && span.description === description,
+        )?.status;
+      expect(status(`routes/${path === "/failures/loader" ? "failure-loader" : "failure-status"}`)).toBe(
+        "internal_error",
+      );
+      expect(status("root")).toBe("ok");
+    }
+  });
+
+  test("another URL of the same route has the same name", async () => {
+    expect((await transactionOf("/items/lhr")).transaction).toBe("GET /items/:id");
+  });
+
+  test("page data (.data) is named by the route, not by its URL", async () => {
+    const transaction = await transactionOf("/items/ams.data");
+    expect(transaction.transaction).toBe("GET /items/:id");
+    expect(spans(transaction, "function.react-router.loader")).toContain("routes/item");
+  });
+
+  test("an action is named by its method and route, with a span of its own", async () => {
+    const transaction = await transactionOf("/messages", {
+      method: "POST",
+      headers: { origin: app.url.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: "name=&text=",
+    });
+    expect(transaction.transaction).toBe("POST /messages");
+    expect(spans(transaction, "function.react-router.action")).toEqual(["routes/messages"]);
+  });
+
+  test("route spans carry the route, never the URL's values", async () => {
+    const transaction = await transactionOf("/items/ams?secret=1");
+    const text = JSON.stringify(transaction.spans);
+    expect(text).toContain("/items/:id");
+    expect(text).not.toContain("secret");
+  });
+});

@@ -1,0 +1,69 @@
+import { createHash } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { inlineStyleHashes } from "../../src/inline-stylesheets";
+import { inlineStylesheets } from "../../src/vite/inline-stylesheets";
+
+// docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
+
+const BUILT = {
+  "/assets/app-AAAAAAAA.css": { text: "p{color:red}", sha256: "APP=" },
+  "/assets/other-BBBBBBBB.css": { text: "a{}", sha256: "OTHER=" },
+};
+
+const page = (head: string, body = "") =>
+  `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
+
+describe("inlineStyleHashes", () => {
+  test("the build's hash of each stylesheet the head inlines, by its data-href, once each", () => {
+    const style = (href: string) => `<style data-precedence="${href}" data-href="${href}">x</style>`;
+    const html = page(
+      style("/assets/other-BBBBBBBB.css") +
+        style("/assets/app-AAAAAAAA.css") +
+        style("/assets/app-AAAAAAAA.css"),
+    );
+    expect(inlineStyleHashes(html, BUILT)).toEqual(["OTHER=", "APP="]);
+  });
+
+  test("no hash for a style the build does not know, for several files joined in one element, or in the body", () => {
+    const html = page(
+      "<style>p{}</style>" +
+        '<style data-href="/assets/unknown-CCCCCCCC.css">p{}</style>' +
+        '<style data-precedence="d" data-href="/assets/app-AAAAAAAA.css /assets/other-BBBBBBBB.css">p{}a{}</style>',
+      '<style data-href="/assets/app-AAAAAAAA.css">p{}</style>',
+    );
+    expect(inlineStyleHashes(html, BUILT)).toEqual([]);
+    expect(inlineStyleHashes(page(""), {})).toEqual([]);
+  });
+});
+
+describe("inlineStylesheets (the build)", () => {
+  test("each stylesheet by the URL it is served at, with the base64 SHA-256 of its text", () => {
+    const text = ":root{color-scheme:light dark}";
+    expect(inlineStylesheets("/", [["assets/app-AAAAAAAA.css", text]])).toEqual({
+      "/assets/app-AAAAAAAA.css": { text, sha256: createHash("sha256").update(text).digest("base64") },
+    });
+  });
+
+  test("leaves out what is not a stylesheet, and names a stylesheet React would rewrite (it has `<style`)", () => {
+    const notInlinable: string[] = [];
+    expect(
+      inlineStylesheets(
+        "/",
+        [
+          ["assets/entry-AAAAAAAA.js", "x"],
+          ["assets/odd-BBBBBBBB.css", 'a::after{content:"</style>"}'],
+          ["assets/comment-CCCCCCCC.css", "/* inlined as a <STYLE> */p{}"],
+        ],
+        (fileName) => notInlinable.push(fileName),
+      ),
+    ).toEqual({});
+    expect(notInlinable).toEqual(["assets/odd-BBBBBBBB.css", "assets/comment-CCCCCCCC.css"]);
+  });
+
+  test("inlines a stylesheet with a `<` that React leaves as it is", () => {
+    const text = 'a::before{content:"<"}a[title^="<b"]{color:red}';
+    expect(Object.keys(inlineStylesheets("/", [["assets/lt-DDDDDDDD.css", text]]))).toEqual([
+      "/assets/lt-DDDDDDDD.css",
+    ]);
+  });
+});

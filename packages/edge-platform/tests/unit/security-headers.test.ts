@@ -1,0 +1,169 @@
+import { describe, expect, test } from "vitest";
+import {
+  BASE_SECURITY_HEADERS,
+  contentSecurityPolicy,
+  documentSecurityHeaders,
+  missingSecurityHeaders,
+  NON_DOCUMENT_CSP,
+  PERMISSIONS_POLICY,
+} from "../../src/security-headers";
+import { inlineScripts, scriptHash, staticPageHeaders } from "../../src/static-page-policy";
+import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../src/vite/static-page-headers";
+
+describe("contentSecurityPolicy ", () => {
+  test("a page rendered per request allows its scripts by nonce, and what they load by 'strict-dynamic'", () => {
+    expect(contentSecurityPolicy({ nonce: "abc123==" })).toBe(
+      "default-src 'self'; script-src 'nonce-abc123==' 'strict-dynamic'; style-src 'self'; img-src 'self' data:; " +
+        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
+        "frame-ancestors 'none'",
+    );
+  });
+
+  test("a pre-rendered page allows its inline scripts by hash, and no nonce", () => {
+    const policy = contentSecurityPolicy({ sha256: ["AAA=", "BBB="] });
+    expect(policy).toContain("script-src 'sha256-AAA=' 'sha256-BBB=' 'strict-dynamic';");
+    expect(policy).not.toContain("nonce");
+  });
+
+  test("no policy lets scripts run inline without a nonce or hash, or evaluate strings", () => {
+    for (const policy of [contentSecurityPolicy({ nonce: "n" }), contentSecurityPolicy({ sha256: [] })]) {
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*|https:/);
+    }
+  });
+
+  test("reports and data go to this origin only (the tunnel makes Sentry's hosts unnecessary)", () => {
+    expect(contentSecurityPolicy({ nonce: "n" })).toContain("connect-src 'self';");
+  });
+
+  test("in development, style elements carrying the page's nonce are allowed too (Vite's injected CSS)", () => {
+    const production = contentSecurityPolicy({ nonce: "n" });
+    const development = contentSecurityPolicy({ nonce: "n" }, { development: true });
+    expect(development).toBe(production.replace("style-src 'self';", "style-src 'self' 'nonce-n';"));
+    // Style attributes stay refused in development: a nonce never allows them, and nothing is unsafe.
+    expect(development).not.toMatch(/unsafe-inline|unsafe-hashes/);
+  });
+
+  test("inlined stylesheets are allowed by their hashes, on either kind of page, and style attributes stay refused", () => {
+    for (const scripts of [{ nonce: "n" }, { sha256: ["AAA="] }]) {
+      const policy = contentSecurityPolicy(scripts, { styleSha256: ["S1=", "S2="] });
+      expect(policy).toBe(
+        contentSecurityPolicy(scripts).replace(
+          "style-src 'self';",
+          "style-src 'self' 'sha256-S1=' 'sha256-S2=';",
+        ),
+      );
+      expect(policy).not.toMatch(/unsafe-inline|unsafe-hashes/);
+    }
+  });
+
+  test("the production policy is the default, and a pre-rendered page never gets a development nonce", () => {
+    expect(contentSecurityPolicy({ nonce: "n" }, { development: false })).toBe(
+      contentSecurityPolicy({ nonce: "n" }),
+    );
+    expect(contentSecurityPolicy({ sha256: ["AAA="] }, { development: true })).toBe(
+      contentSecurityPolicy({ sha256: ["AAA="] }),
+    );
+  });
+});
+
+describe("documentSecurityHeaders", () => {
+  test("a page carries the policy, the base headers, a permissions policy and no framing", () => {
+    expect(documentSecurityHeaders({ nonce: "n" })).toEqual({
+      "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      "Content-Security-Policy": contentSecurityPolicy({ nonce: "n" }),
+      "Permissions-Policy": PERMISSIONS_POLICY,
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "X-Frame-Options": "DENY",
+    });
+  });
+
+  test("the permissions policy switches features off, with no allow-list", () => {
+    expect(PERMISSIONS_POLICY).toMatch(/^([a-z-]+=\(\), )+[a-z-]+=\(\)$/);
+    expect(PERMISSIONS_POLICY).toContain("camera=()");
+    expect(PERMISSIONS_POLICY).toContain("geolocation=()");
+  });
+});
+
+describe("missingSecurityHeaders (what the Worker adds on the way out)", () => {
+  test("a response without any gets the base set and a policy under which nothing runs", () => {
+    expect(missingSecurityHeaders(new Headers({ "Content-Type": "text/plain" }))).toEqual({
+      ...BASE_SECURITY_HEADERS,
+      "Content-Security-Policy": NON_DOCUMENT_CSP,
+      "X-Frame-Options": "DENY",
+    });
+    expect(NON_DOCUMENT_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+  });
+
+  test("a page from the renderer already has everything: nothing is replaced", () => {
+    expect(missingSecurityHeaders(new Headers(documentSecurityHeaders({ nonce: "n" })))).toEqual({});
+  });
+
+  test("a header that is already set is kept", () => {
+    const missing = missingSecurityHeaders(new Headers({ "Referrer-Policy": "no-referrer" }));
+    expect(missing).not.toHaveProperty("Referrer-Policy");
+    expect(missing).toHaveProperty("X-Content-Type-Options", "nosniff");
+  });
+});
+
+describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
+  test("only inline scripts are listed, with their exact text", () => {
+    const html =
+      '<script nonce="x">a()\n</script><script src="/b.js"></script>' +
+      '<SCRIPT type="module" async="">import "/c.js";</SCRIPT><script></script>';
+    expect(inlineScripts(html)).toEqual(["a()\n", 'import "/c.js";', ""]);
+  });
+
+  test("the hash is base64 SHA-256 of the text, as browsers compute it", async () => {
+    expect(await scriptHash("")).toBe("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+    expect(await scriptHash("alert(1)")).toBe("bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=");
+  });
+});
+
+describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
+  test("allows each inline script of the page by its hash, once, and nothing else", async () => {
+    const html =
+      '<script nonce="x">a()</script><script src="/b.js"></script><script>a()</script><script>c()</script>';
+    const [a, c] = [await scriptHash("a()"), await scriptHash("c()")];
+    expect(await staticPageHeaders(html)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
+    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain(
+      `script-src 'sha256-${a}' 'sha256-${c}' 'strict-dynamic';`,
+    );
+  });
+
+  test("allows the page's inlined stylesheets by the build's hashes (decision 022)", async () => {
+    const html =
+      '<head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style></head>';
+    const stylesheets = { "/assets/app.css": { text: "p{}", sha256: "BUILT=" } };
+    expect(await staticPageHeaders(html, {}, stylesheets)).toEqual(
+      documentSecurityHeaders({ sha256: [] }, { styleSha256: ["BUILT="] }),
+    );
+    // Without the build's stylesheets nothing inline is allowed.
+    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain("style-src 'self';");
+  });
+});
+
+describe("headersFileForAssets (decision 010: a fixed set of rules, whatever the number of pages)", () => {
+  const handWritten = "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n";
+
+  test("keeps the hand-written rules and gives all assets the base set and the policy under which nothing runs", () => {
+    const file = headersFileForAssets(handWritten);
+    expect(file.startsWith(handWritten)).toBe(true);
+    expect(file).toContain("\n/*\n  Strict-Transport-Security: max-age=63072000; includeSubDomains\n");
+    expect(file).toContain(`\n  Content-Security-Policy: ${NON_DOCUMENT_CSP}\n  X-Frame-Options: DENY\n`);
+    // One policy rule: values of matching rules are joined, and the Worker replaces it on pre-rendered pages.
+    expect(file.match(/Content-Security-Policy/g)).toHaveLength(1);
+    expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual(["/assets/*", "/*", "/*.data"]);
+  });
+
+  test("more hand-written rules than Cloudflare reads fail the build instead of being ignored", () => {
+    const rules = Array.from({ length: HEADERS_FILE_MAX_RULES - 1 }, (_, index) => `/p${index}\n  X-A: b`);
+    expect(() => headersFileForAssets(rules.join("\n"))).toThrow(/limit of 100/);
+    expect(() => headersFileForAssets(rules.slice(0, HEADERS_FILE_MAX_RULES - 2).join("\n"))).not.toThrow();
+  });
+
+  test("a line longer than Cloudflare reads fails the build", () => {
+    expect(() => headersFileForAssets(`/a\n  X-Long: ${"x".repeat(2_000)}`)).toThrow(/2000 characters/);
+  });
+});

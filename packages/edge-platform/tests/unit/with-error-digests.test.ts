@@ -1,0 +1,181 @@
+import { createStaticHandler, data, redirect, type ServerBuild } from "react-router";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { errorDigest } from "../../src/errors/digest";
+import { withReasonPhrase, withServerErrorDigests } from "../../src/errors/with-error-digests.server";
+import { requestScope } from "../support/request-scope.ts";
+
+type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
+type HandlerArgs = Parameters<NonNullable<RouteModule["loader"]>>[0];
+
+function buildWith(module: RouteModule): ServerBuild {
+  return {
+    routes: { "routes/page": { id: "routes/page", path: "page", module } },
+  } as unknown as ServerBuild;
+}
+
+function wrappedModule(module: RouteModule): RouteModule {
+  const route = withServerErrorDigests(buildWith(module)).routes["routes/page"];
+  if (!route) throw new Error("route missing");
+  return route.module;
+}
+
+function args(): HandlerArgs {
+  return { ...requestScope(), params: {}, pattern: "page" } as unknown as HandlerArgs;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("withServerErrorDigests", () => {
+  test("a loader's uncaught error leaves as a 500 carrying only its digest", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = new Error("secret-token");
+    const module = wrappedModule({
+      default: () => null,
+      loader: () => {
+        throw error;
+      },
+    });
+    const thrown = await Promise.resolve(module.loader?.(args())).catch((value: unknown) => value);
+    expect(thrown).toMatchObject({
+      type: "DataWithResponseInit",
+      data: { digest: errorDigest(error) },
+      init: { status: 500 },
+    });
+    expect(JSON.stringify(thrown)).not.toContain("secret-token");
+  });
+
+  test("an action's uncaught error is guarded the same way", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const module = wrappedModule({
+      default: () => null,
+      action: async () => {
+        throw new TypeError("bad");
+      },
+    });
+    await expect(module.action?.(args())).rejects.toMatchObject({ init: { status: 500 } });
+  });
+
+  test("a middleware's uncaught error is guarded the same way", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const module = wrappedModule({
+      default: () => null,
+      middleware: [
+        () => {
+          throw new Error("mw");
+        },
+      ],
+    });
+    const middleware = module.middleware?.[0];
+    await expect(middleware?.(args(), async () => new Response())).rejects.toMatchObject({
+      init: { status: 500 },
+    });
+  });
+
+  test("a thrown redirect passes through untouched", async () => {
+    const response = redirect("/login");
+    const module = wrappedModule({
+      default: () => null,
+      loader: () => {
+        throw response;
+      },
+    });
+    await expect(module.loader?.(args())).rejects.toBe(response);
+  });
+
+  test("returned data passes through untouched", async () => {
+    const module = wrappedModule({ default: () => null, loader: () => ({ ok: true }) });
+    await expect(module.loader?.(args())).resolves.toEqual({ ok: true });
+  });
+
+  test("a streamed promise that rejects is recorded, and reaches React Router as it was", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = new Error("streamed");
+    const later = Promise.reject(error);
+    const module = wrappedModule({ default: () => null, loader: () => ({ later }) });
+    const result = (await module.loader?.(args())) as { later: Promise<unknown> };
+    await expect(result.later).rejects.toBe(error);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({
+      digest: errorDigest(error),
+      route: "/page",
+    });
+  });
+
+  test("a route without a loader stays without one", () => {
+    const module = wrappedModule({ default: () => null });
+    expect(module.loader).toBeUndefined();
+  });
+
+  test("a route without an action refuses mutations with a plain 405 naming the methods it answers", async () => {
+    const module = wrappedModule({ default: () => null });
+    await expect(Promise.resolve().then(() => module.action?.(args()))).rejects.toMatchObject({
+      type: "DataWithResponseInit",
+      data: null,
+      init: { status: 405, statusText: "Method Not Allowed", headers: { Allow: "GET, HEAD" } },
+    });
+  });
+});
+
+describe("thrown refusals keep their status's reason phrase", () => {
+  test("React Router's assumption: a thrown data() without a status text becomes 'Internal Server Error'", async () => {
+    // If an upgrade fixes this, withReasonPhrase can go.
+    const handler = createStaticHandler([
+      {
+        id: "page",
+        path: "/",
+        loader: () => {
+          throw data(null, { status: 404 });
+        },
+      },
+    ]);
+    const context = await handler.query(new Request("https://app.example/"));
+    if (context instanceof Response) throw new Error("expected a context");
+    expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Internal Server Error" });
+  });
+
+  test("a wrapped loader's thrown data(null, { status: 404 }) reaches the boundary as Not Found", async () => {
+    const module = wrappedModule({
+      default: () => null,
+      loader: () => {
+        throw data(null, { status: 404 });
+      },
+    });
+    const handler = createStaticHandler([
+      { id: "page", path: "/", loader: (args) => module.loader?.(args as HandlerArgs) },
+    ]);
+    // The request's platform context, as packages/edge-platform/src/worker/app.ts sets it up: the wrapper records errors there.
+    const context = await handler.query(new Request("https://app.example/"), {
+      requestContext: requestScope().context,
+    });
+    if (context instanceof Response) throw new Error("expected a context");
+    expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Not Found" });
+  });
+
+  test("the status's headers and data are kept, and a given status text wins", () => {
+    const refused = withReasonPhrase(data("posted only", { status: 405, headers: { Allow: "POST" } }));
+    expect(refused).toMatchObject({
+      data: "posted only",
+      init: { status: 405, statusText: "Method Not Allowed", headers: { Allow: "POST" } },
+    });
+    const own = data(null, { status: 404, statusText: "Gone Fishing" });
+    expect(withReasonPhrase(own)).toBe(own);
+  });
+
+  test("a thrown Response with an error status and no text gets one; redirects and other values pass untouched", async () => {
+    const fixed = withReasonPhrase(
+      new Response("nope", { status: 403, headers: { "X-A": "b" } }),
+    ) as Response;
+    expect([fixed.status, fixed.statusText, fixed.headers.get("X-A"), await fixed.text()]).toEqual([
+      403,
+      "Forbidden",
+      "b",
+      "nope",
+    ]);
+    const moved = redirect("/login");
+    expect(withReasonPhrase(moved)).toBe(moved);
+    const error = new Error("boom");
+    expect(withReasonPhrase(error)).toBe(error);
+  });
+});
