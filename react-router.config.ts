@@ -10,7 +10,7 @@ export default {
   buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
   // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static"). One at a time
   // by default: PRERENDER_CONCURRENCY=2 may shorten a large build on an idle machine; 4 made the first
-  // requests time out on a loaded one (docs/PERFORMANCE.md, "scale").
+  // requests time out on a loaded one (docs/PERFORMANCE.md, "Static pages at scale").
   prerender: {
     paths: [...STATIC_PAGES],
     concurrency: prerenderConcurrency(process.env.PRERENDER_CONCURRENCY),

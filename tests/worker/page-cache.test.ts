@@ -8,7 +8,7 @@ import {
 } from "../support/build-under-test.ts";
 
 /**
- * The reference shared page, /messages/latest, behind the local server's Workers Cache (docs/page-cache.md):
+ * The reference shared page, /messages/latest, behind the local server's Workers Cache (docs/caching.md):
  * posting a message purges it. What the platform does for any shared page is tested on the fixture
  * (tests/platform/page-cache.test.ts).
  */

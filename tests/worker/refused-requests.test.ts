@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/local-server/serve-build.ts";
 import { TEST_VARS } from "../support/build-under-test.ts";
 
-// Found by probing (issue 19): `PATCH /now` showed React Router's developer message, naming the route, on the
-// page and in its description; 404 and 405 page data said "Internal Server Error".
+// Found by probing (docs/decisions/019-probe-findings.md): `PATCH /now` showed React Router's developer
+// message, naming the route, on the page and in its description; 404 and 405 page data said "Internal Server
+// Error".
 
 let app: ServedBuild;
 

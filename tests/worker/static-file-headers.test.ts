@@ -3,8 +3,9 @@ import { type ServedBuild, serveBuild } from "../../packages/edge-platform/src/l
 import { NON_DOCUMENT_CSP } from "../../packages/edge-platform/src/security-headers";
 import { TEST_VARS } from "../support/build-under-test.ts";
 
-// The probe of issue 19: static files carried no policy, although an SVG can carry script and any file may
-// be opened as a document. Each kind of file the build serves, as served in workerd with the built `_headers`.
+// The probe of docs/decisions/019-probe-findings.md: static files carried no policy, although an SVG can
+// carry script and any file may be opened as a document. Each kind of file the build serves, as served in
+// workerd with the built `_headers`.
 
 let app: ServedBuild;
 

@@ -8,9 +8,9 @@ import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../support/build-under-te
 import { type IngestStandIn, receivedTransactions } from "../../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
-// Issue 18: browser page loads and navigations are named by React Router's route, and the page-data request
-// of a client navigation continues the browser's trace (click -> Worker -> loaders in one trace), only
-// when reporting is on. Web vitals: web-vitals.spec.ts.
+// docs/reporting.md, "Traces": browser page loads and navigations are named by React Router's route, and the
+// page-data request of a client navigation continues the browser's trace (click -> Worker -> loaders in one
+// trace), only when reporting is on. Web vitals: web-vitals.spec.ts.
 
 type Transaction = {
   transaction?: string;

@@ -13,10 +13,11 @@ import {
 } from "../../support/ingest-stand-in.ts";
 import { serveWithIngest } from "../../support/serve-with-ingest.ts";
 
-// Issue 18: web vitals of real visits reach the stand-in through the tunnel for each route pattern
-// (docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load transaction, which
-// the SDK ends early when the visit ends early; INP is a span of its own, sent after an interaction. The
-// fixture's /vitals/:id shifts once after hydration and has a slow button (tests/fixture/app/routes/vitals.tsx).
+// docs/reporting.md, "Web vitals": web vitals of real visits reach the stand-in through the tunnel for each
+// route pattern (docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load
+// transaction, which the SDK ends early when the visit ends early; INP is a span of its own, sent after an
+// interaction. The fixture's /vitals/:id shifts once after hydration and has a slow button
+// (tests/fixture/app/routes/vitals.tsx).
 
 type Transaction = {
   transaction?: string;
