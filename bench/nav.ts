@@ -3,8 +3,9 @@
  * requests made after the click: from `/` to a static page (/about) and a dynamic one (/now), each with a
  * programmatic click once the page has settled (no hover: what the default viewport prefetch gives) and
  * after the pointer rested on the link; then a back navigation. The same shape as the Next.js anchor's
- * harness (docs/PERFORMANCE.md). Median of 9 runs each. `--phone` (`npm run bench:nav -- --phone`) throttles
- * network and CPU as a phone on a slow network (bench/phone.ts). Ends with one summary line.
+ * harness (docs/PERFORMANCE.md, "The click"). Median of 9 runs each. `--phone`
+ * (`npm run bench:nav -- --phone`) throttles network and CPU as a phone on a slow network (bench/phone.ts).
+ * Ends with one summary line.
  */
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";

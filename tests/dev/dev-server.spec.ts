@@ -70,7 +70,7 @@ test("React Router's prefetch prop goes to the platform's queue in development, 
 });
 
 test.describe("the Workers Cache in front of the dev server's Worker", () => {
-  // packages/edge-platform/src/vite/dev-workers-cache.ts; docs/page-cache.md. /messages/latest is shared for 60 s and purged
+  // packages/edge-platform/src/vite/dev-workers-cache.ts; docs/caching.md. /messages/latest is shared for 60 s and purged
   // by a post (app/routes/messages-latest.tsx); the dev server migrated the local database before starting.
 
   test("a shared page is a hit on repeat, and its copy hydrates with Vite's styles and HMR runtime", async ({

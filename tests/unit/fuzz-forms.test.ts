@@ -35,7 +35,8 @@ describe("validateMessage", () => {
             const code = character.codePointAt(0) ?? 0;
             return (code < 0x20 || (code >= 0x7f && code < 0xa0)) && !allowed.includes(character);
           });
-        // Text that shows nothing or changes the direction of what follows is refused (issue 19).
+        // Text that shows nothing or changes the direction of what follows is refused (docs/security.md,
+        // "User text").
         const readable = (value: string) => !isInvisible(value) && !hasDirectionOverrides(value);
         const nameOk =
           fits(trimmed(name), MESSAGE_LIMITS.name) && !control(trimmed(name), "") && readable(trimmed(name));

@@ -3,10 +3,10 @@ import { measureFirstLoad } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 /**
- * At most 111 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything
- * every page needs sits in one chunk (packages/edge-platform/src/vite/first-load.ts), which compresses better than
- * six. docs/PERFORMANCE.md says where the bytes go. The last KiB holds what reports a browser failure
- * outside React Router's route boundaries (React's error callbacks, the document's own boundary): the
+ * At most 111 KiB gzip on `/`. React 19 and React Router 7 alone are about 104.7 KiB; everything every page
+ * needs sits in one chunk (packages/edge-platform/src/vite/first-load.ts), which compresses better than six.
+ * docs/PERFORMANCE.md, "First load", says where the bytes go. The last KiB holds what reports a browser
+ * failure outside React Router's route boundaries (React's error callbacks, the document's own boundary): the
  * Next.js 16 anchor loads about 139 KB for the same page.
  */
 const FIRST_LOAD_BUDGET_BYTES = 111 * 1024;

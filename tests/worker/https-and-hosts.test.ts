@@ -138,8 +138,9 @@ describe("the local server refuses hosts it does not serve (DNS rebinding)", () 
   });
 });
 
-// Found by probing (issue 19): Miniflare's entry point obeys `MF-Original-URL` (replaces the URL) and
-// `MF-Route-Override` (sends the request to a Worker by name) from any client. Neither may get past the guard.
+// Found by probing (docs/decisions/016-platform-plugin-and-local-server.md): Miniflare's entry point obeys
+// `MF-Original-URL` (replaces the URL) and `MF-Route-Override` (sends the request to a Worker by name) from
+// any client. Neither may get past the guard.
 describe("the host check holds whatever Miniflare headers a client sends", () => {
   test("MF-Original-URL naming 127.0.0.1 under Host: evil.example: 403, no messages read", async () => {
     const response = await send("evil.example", "/messages", {

@@ -213,7 +213,8 @@ describe("validation: 400 with a message per field and the typed values kept", (
     // Found by tests/worker/fuzz.test.ts: SQLite's length() stops at a NUL, so the CHECK refused it (503).
     ["a message starting with a NUL", { name: "Di", text: "\u0000hello" }, "Remove the control characters."],
     ["a name with a line break", { name: "D\ni", text: "hello" }, "Remove the control characters."],
-    // Found by probing (issue 19): these were stored and showed blank, or reversed the text after them.
+    // Found by probing (docs/decisions/019-probe-findings.md): these were stored and showed blank, or
+    // reversed the text after them.
     [
       "a name of Hangul fillers only",
       { name: "\u3164\u3164", text: "hello" },

@@ -68,7 +68,7 @@ export function PlatformDocument({
         {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         {monitoring ? (
           // The script runs once, from the server's HTML. The browser renders it empty, so its text is not
-          // in the JavaScript bundle (first-load budget, docs/PERFORMANCE.md); hydration leaves the parsed
+          // in the JavaScript bundle (docs/PERFORMANCE.md, "First load"); hydration leaves the parsed
           // element as it is.
           <script
             nonce={nonce}

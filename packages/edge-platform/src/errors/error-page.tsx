@@ -42,10 +42,11 @@ export function ErrorPage({ error }: { error: unknown }) {
 }
 
 /**
- * The two statuses React Router answers itself, 404 and 405, get a fixed sentence: its own message names
- * the URL and, for a 405, the route ("You made a PATCH request to … but did not provide an `action` for
- * route …"), which is for developers (issue 19). Other 4xx/5xx say what the server said (a short plain
- * message) or their status text, which the server sets right (errors/with-error-digests.server.ts).
+ * The two statuses React Router answers itself, 404 and 405, get a fixed sentence: its own message names the
+ * URL and, for a 405, the route ("You made a PATCH request to … but did not provide an `action` for route
+ * …"), which is for developers (docs/decisions/019-probe-findings.md). Other 4xx/5xx say what the server said
+ * (a short plain message) or their status text, which the server sets right
+ * (errors/with-error-digests.server.ts).
  */
 function httpErrorMessage(status: number, statusText: string, body: unknown): string {
   if (status === 404) return "This page could not be found.";

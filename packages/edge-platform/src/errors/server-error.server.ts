@@ -37,9 +37,9 @@ export function recordServerError(error: unknown, { request, context }: ServerEr
 
 /**
  * A 5xx a route answered itself (`data(…, { status: 503 })`, returned or thrown, or a Response): a deliberate
- * answer rather than an exception, so no digest and no error report (docs/MONITORING.md), but a failure all
- * the same: one log line per request, with the route, the status and the request's id. A traced request's
- * transaction carries the status too.
+ * answer rather than an exception, so no digest and no error report (docs/reporting.md, "What a team gets
+ * for each kind of failure"), but a failure all the same: one log line per request, with the route, the
+ * status and the request's id. A traced request's transaction carries the status too.
  */
 export function recordErrorStatus(status: number, { request, context }: ServerErrorScope): void {
   const errors = getRequestPlatform(context).errors;

@@ -167,11 +167,11 @@ function guardMiddleware(middleware: RouteMiddleware, key: string): RouteMiddlew
 }
 
 /**
- * The action of a route that has none. React Router's own 405 for it carries a developer message that
- * names the route ("You made a PATCH request to … but did not provide an `action` for route …"), which
- * reached the page's hydration data and, through the error page, its text (issue 19); this one carries no
- * message, and the methods such a route answers. The browser's router never calls it: the route manifest,
- * built from the route's own module, still says the route has no action.
+ * The action of a route that has none. React Router's own 405 for it carries a developer message that names
+ * the route ("You made a PATCH request to … but did not provide an `action` for route …"), which reached the
+ * page's hydration data and, through the error page, its text (docs/decisions/019-probe-findings.md); this
+ * one carries no message, and the methods such a route answers. The browser's router never calls it: the
+ * route manifest, built from the route's own module, still says the route has no action.
  */
 function refuseMutation(): never {
   throw data(null, { status: 405, statusText: reasonPhrase(405), headers: { Allow: "GET, HEAD" } });
@@ -203,7 +203,8 @@ export function withReasonPhrase(thrown: unknown): unknown {
 /**
  * Promises a loader returns unawaited are streamed (`<Await>`): one that rejects fails after the Response
  * exists, and React Router only hands the sanitized rejection to the page's `errorElement`. It is a server
- * failure all the same (issue 18), so it is logged and reported from here.
+ * failure all the same (docs/reporting.md, "What a team gets for each kind of failure"), so it is logged
+ * and reported from here.
  */
 function recordStreamedRejections(result: unknown, scope: ServerErrorScope): void {
   const payload = isDataWithResponseInit(result) ? result.data : result;

@@ -26,7 +26,8 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
     // Dedupe drops an event equal to the one before it: the same failure in two requests is two reports
-    // (issue 18); each request already reports an error once (server-error.server.ts).
+    // (docs/decisions/014-reporting-per-request.md); each request already reports an error once
+    // (server-error.server.ts).
     integrations: (defaults) => defaults.filter((integration) => integration.name !== "Dedupe"),
     dataCollection: SENTRY_DATA_COLLECTION,
     beforeSend,

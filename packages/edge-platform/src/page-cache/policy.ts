@@ -1,5 +1,5 @@
 /**
- * The shared-page decisions, as pure functions (docs/page-cache.md, docs/decisions/024-workers-cache.md). Shared
+ * The shared-page decisions, as pure functions (docs/caching.md, docs/decisions/024-workers-cache.md). Shared
  * pages are stored by Cloudflare's Workers Cache, in front of the Worker; the Worker's glue
  * (packages/edge-platform/src/worker/shared-pages.ts) only tells it what it may store, and purges.
  *

@@ -13,7 +13,7 @@ export function platformReactRouterConfig(app: AppUnderBuild) {
     buildDirectory: process.env.BUILD_DIRECTORY ?? "build",
     // Static pages are rendered once at build time and served as assets (docs/contract.md C5 "static"). One
     // at a time by default: PRERENDER_CONCURRENCY=2 may shorten a large build on an idle machine; more made
-    // the first requests time out on a loaded one (docs/PERFORMANCE.md, "scale").
+    // the first requests time out on a loaded one (docs/PERFORMANCE.md, "Static pages at scale").
     prerender: {
       paths: [...app.STATIC_PAGES],
       concurrency: prerenderConcurrency(process.env.PRERENDER_CONCURRENCY),

@@ -92,8 +92,8 @@ function platformConfig(app: AppUnderBuild): Plugin {
           // The build's output is never a source. Pre-rendering runs a Vite preview server, and React
           // Router's child compiler inside it watches the project root with Vite's watcher, which re-reads a
           // whole directory for each file added to it: every pre-rendered page cost a scan of all the pages
-          // before it, O(N^2) over a build (docs/PERFORMANCE.md, "scale"). Vite ignores its own
-          // `build.outDir`, not React Router's `buildDirectory` (react-router.config.ts).
+          // before it, O(N^2) over a build (docs/PERFORMANCE.md, "Static pages at scale"). Vite ignores its
+          // own `build.outDir`, not React Router's `buildDirectory` (react-router.config.ts).
           watch: { ignored: [`${resolve(process.env.BUILD_DIRECTORY ?? "build")}/**`] },
         },
         define: {
@@ -164,10 +164,11 @@ function reactRouterLinks(app: AppUnderBuild): Plugin {
 }
 
 /**
- * One chunk for the modules every page loads (packages/edge-platform/src/vite/first-load.ts): one file instead of six
- * compresses better, and each file costs a debug ID (the first-load budget, docs/PERFORMANCE.md: first-load
- * JavaScript <= 110 KiB gzip). The set is read from the browser build's own module graph once it is
- * complete (buildEnd), before Rolldown forms chunks (it calls `test` only then).
+ * One chunk for the modules every page loads (packages/edge-platform/src/vite/first-load.ts): one file
+ * instead of six compresses better, and each file costs a debug ID (the first-load budget,
+ * docs/PERFORMANCE.md, "First load": first-load JavaScript <= 111 KiB gzip on `/`). The set is read from the
+ * browser build's own module graph once it is complete (buildEnd), before Rolldown forms chunks (it calls
+ * `test` only then).
  */
 function firstLoadChunk(app: AppUnderBuild): Plugin {
   let firstLoad: ReadonlySet<string> = new Set();

@@ -148,7 +148,7 @@ async function routeRequest(
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
   // One page, one address: before the pre-rendered pages (served by exact path) and anything shared (Workers
-  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (docs/page-cache.md).
+  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (docs/caching.md).
   const toCanonical = canonicalRedirect(request, url);
   if (toCanonical) return toCanonical;
   // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
@@ -159,7 +159,7 @@ async function routeRequest(
     });
     if (page) return page;
   }
-  // Answers a route declared shareable leave as Workers Cache may store them (docs/page-cache.md).
+  // Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md).
   return answerSharedPages(request, url, {
     render: (toRender) => renderApp(toRender, env, ctx, config),
     policy: { reportOrigin: config.monitoring?.directOrigin },

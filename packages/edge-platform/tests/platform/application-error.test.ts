@@ -160,7 +160,7 @@ describe("control flow is not an error", () => {
   });
 });
 
-describe("a refused method (issue 19: React Router's developer message named the route)", () => {
+describe("a refused method (decision 019: React Router's developer message named the route)", () => {
   function patch(path: string) {
     return fetch(new URL(path, app.url), { method: "PATCH", redirect: "manual" });
   }

@@ -10,8 +10,9 @@ import {
 } from "../../src/testing/ingest-stand-in.ts";
 import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
 
-// Issue 18: every server error is logged and reported for every request it breaks, including errors after
-// the Response exists, whether or not the request is traced (rate 1: all are; rate 0: none is).
+// docs/reporting.md, "What a team gets for each kind of failure": every server error is logged and reported
+// for every request it breaks, including errors after the Response exists, whether or not the request is
+// traced (rate 1: all are; rate 0: none is).
 
 type ServerErrorLine = { digest: string; path: string; route?: string; error: { message: string } };
 

@@ -10,8 +10,9 @@ import {
 } from "../../src/testing/ingest-stand-in.ts";
 import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
 
-// Requests the Worker does not trace skip the SDK's request wrapper (the cost of reporting, docs/PERFORMANCE.md): their
-// errors must still be reported exactly as traced ones are, and the browser's trace decision must hold.
+// Requests the Worker does not trace skip the SDK's request wrapper (docs/PERFORMANCE.md, "Reporting's
+// cost"): their errors must still be reported exactly as traced ones are, and the browser's trace decision
+// must hold.
 
 const DIGEST = /Digest: (?:<!-- -->)?([0-9a-z]{13})</;
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";

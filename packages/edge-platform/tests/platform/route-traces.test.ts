@@ -4,8 +4,9 @@ import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
 import { type IngestStandIn, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
 import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
 
-// Issue 18: server transactions are named by React Router's route pattern (one name per route, not per URL),
-// for documents, page data and actions alike, and each loader, action and middleware has a span.
+// docs/reporting.md, "Traces": server transactions are named by React Router's route pattern (one name per
+// route, not per URL), for documents, page data and actions alike, and each loader, action and middleware has
+// a span.
 
 type Transaction = {
   transaction?: string;

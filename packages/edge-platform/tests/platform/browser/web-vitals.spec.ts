@@ -10,10 +10,11 @@ import {
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
 import { serveWithIngest } from "../../../src/testing/serve-with-ingest.ts";
 
-// Issue 18: web vitals of real visits reach the stand-in through the tunnel for each route pattern
-// (docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load transaction, which
-// the SDK ends early when the visit ends early; INP is a span of its own, sent after an interaction. The
-// fixture's /vitals/:id shifts once after hydration and has a slow button (packages/edge-platform/fixture/app/routes/vitals.tsx).
+// docs/reporting.md, "Web vitals": web vitals of real visits reach the stand-in through the tunnel for each
+// route pattern (docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load
+// transaction, which the SDK ends early when the visit ends early; INP is a span of its own, sent after an
+// interaction. The fixture's /vitals/:id shifts once after hydration and has a slow button
+// (packages/edge-platform/fixture/app/routes/vitals.tsx).
 
 type Transaction = {
   transaction?: string;
