@@ -23,3 +23,9 @@ export const STATIC_PAGES: readonly string[] = [
  * Exact origins only (`https://preview.example.com`), no wildcards.
  */
 export const EXTRA_ACTION_ORIGINS: readonly string[] = [];
+
+/**
+ * The most JavaScript (bytes, gzip -9) a first visit to `/` may load (tests/worker/first-load-budget.test.ts).
+ * Unset, the platform's default applies (135 KiB: edge-platform/testing's DEFAULT_FIRST_LOAD_BUDGET_BYTES).
+ */
+export const FIRST_LOAD_BUDGET_BYTES: number | undefined = undefined;

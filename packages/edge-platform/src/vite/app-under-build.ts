@@ -15,7 +15,19 @@ export type ProductConfig = {
   STATIC_PAGES: readonly string[];
   /** Exact origins besides the app's own that may post to actions (docs/contract.md C6). */
   EXTRA_ACTION_ORIGINS: readonly string[];
+  /**
+   * The most JavaScript (bytes, gzip -9) a first visit to `/` may load: the product's tests hold it to this
+   * (DEFAULT_FIRST_LOAD_BUDGET_BYTES when unset).
+   */
+  FIRST_LOAD_BUDGET_BYTES?: number;
 };
+
+/**
+ * The first-load budget a product gets unless it sets its own: 135 KiB gzip, under the about 139 KB the
+ * Next.js 16 anchor loads for the same page (docs/PERFORMANCE.md, "First load"), leaving a product more than
+ * 20 KiB beyond what the platform and React Router need.
+ */
+export const DEFAULT_FIRST_LOAD_BUDGET_BYTES = 135 * 1024;
 
 /** The app under build: its directory, its product configuration and its route map (`routes.ts`). */
 export type AppUnderBuild = ProductConfig & { appDirectory: string; routes: RouteConfigEntry[] };

@@ -290,10 +290,21 @@ function sourceMapsOutsideAssets(): Plugin {
   return {
     name: "edge-platform:source-maps-outside-assets",
     apply: "build",
-    // Maps without a `sourceMappingURL` comment in the code. Set on the bundler's output rather than as
-    // Vite's `build.sourcemap`, which makes React Router warn that the maps are public: these never are.
-    outputOptions(options) {
-      return { ...options, sourcemap: "hidden" };
+    // Maps without a `sourceMappingURL` comment in the code, as Vite's own `build.sourcemap`: Vite then keeps
+    // them true to what it changes after the bundler (the `__vite__mapDeps` line it puts first in a chunk
+    // with dynamic imports, the preload lists it writes in); set on the bundler's output alone, every map of
+    // such a chunk was a line off.
+    config(): UserConfig {
+      return { build: { sourcemap: "hidden" } };
+    },
+    // React Router warns that production maps make server code public; these never reach the assets (they
+    // are moved out below), so the warning is dropped, that one message only.
+    configResolved(config) {
+      const warn = config.logger.warn.bind(config.logger);
+      config.logger.warn = (message, options) => {
+        if (message.includes("Source maps are enabled in production")) return;
+        warn(message, options);
+      };
     },
     async buildStart() {
       await rm(mapsDirectory(this.environment.config.build.outDir), { recursive: true, force: true });
