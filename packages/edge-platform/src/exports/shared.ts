@@ -6,5 +6,6 @@ export {
   REQUEST_BODY_TIMEOUT_MS,
   ROUTE_LOADING_TIMEOUT_MS,
 } from "../constants.ts";
+export { combineHeaders } from "../http/combine-headers.ts";
 export { isWriteLimited, type WriteLimited, writeLimitedMessage } from "../limits/write-limited.ts";
 export { hasDirectionOverrides, isInvisible } from "../user-text.ts";
