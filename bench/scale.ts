@@ -10,9 +10,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { serveBuild } from "edge-platform/local-server";
-import { measureFirstLoad } from "edge-platform/testing";
-import { contentSecurityPolicy } from "../packages/edge-platform/src/security-headers.ts";
-import { inlineScripts, scriptHash } from "../packages/edge-platform/src/static-page-policy.ts";
+import { contentSecurityPolicy, inlineScripts, measureFirstLoad, scriptHash } from "edge-platform/testing";
 import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "../tests/support/scaled-copy.ts";
 
 const COUNTS = process.argv.slice(2).map(Number);

@@ -1,3 +1,4 @@
+import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "edge-platform/react";
 import {
   expect,
   isSameDocument,
@@ -6,10 +7,6 @@ import {
   test,
   waitForHydration,
 } from "edge-platform/testing/playwright";
-import {
-  CLIENT_ERROR_MESSAGE,
-  SERVER_ERROR_MESSAGE,
-} from "../../packages/edge-platform/src/errors/error-page";
 
 const DIGEST_LINE = /^Digest: [0-9a-z]{13}$/;
 const FAILED_RESOURCE = /Failed to load resource: the server responded with a status of (404|500)/;

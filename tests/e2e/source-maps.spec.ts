@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import {
+  debugIdOfBundle,
   type IngestStandIn,
   receivedEvents,
   startIngestStandIn,
@@ -9,7 +10,6 @@ import {
   TEST_VARS,
 } from "edge-platform/testing";
 import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
-import { debugIdOfBundle } from "../../packages/edge-platform/src/vite/source-maps.ts";
 
 // docs/decisions/009-source-maps.md: an error event reaching Sentry (here its stand-in) names, in
 // `debug_meta.images`, the debug ID of the file each frame ran in, and that ID is the one in the file and in

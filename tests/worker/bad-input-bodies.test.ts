@@ -1,4 +1,5 @@
 import type { ServedBuild } from "edge-platform/local-server";
+import { REQUEST_BODY_TIMEOUT_MS } from "edge-platform/shared";
 import {
   type IngestStandIn,
   rawHead,
@@ -11,7 +12,6 @@ import {
 } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REQUEST_BODY_TIMEOUT_MS } from "../../packages/edge-platform/src/constants";
 import { storedMessageCount } from "../support/messages-db.ts";
 
 // Bad bodies, for the two surfaces that read one: the /messages action and the /monitoring

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { DEBUG_ID_PLACEHOLDER, debugIdOfBundle } from "edge-platform/testing";
 import { describe, expect, test } from "vitest";
-import { DEBUG_ID_PLACEHOLDER, debugIdOfBundle } from "../../packages/edge-platform/src/vite/source-maps.ts";
 
 // docs/decisions/009-source-maps.md: every built JavaScript file of the browser (build/client, the public
 // assets) and of the Worker (build/server) registers a debug ID, its map in build/sourcemaps carries the same

@@ -1,7 +1,6 @@
 import { type ServedBuild, serveBuild } from "edge-platform/local-server";
-import { TEST_VARS } from "edge-platform/testing";
+import { NON_DOCUMENT_CSP, TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { NON_DOCUMENT_CSP } from "../../packages/edge-platform/src/security-headers";
 
 // The probe of docs/decisions/019-probe-findings.md: static files carried no policy, although an SVG can
 // carry script and any file may be opened as a document. Each kind of file the build serves, as served in

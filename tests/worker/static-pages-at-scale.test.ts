@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ServedBuild, serveBuild } from "edge-platform/local-server";
+import {
+  contentSecurityPolicy,
+  HEADERS_FILE_MAX_RULES,
+  inlineScripts,
+  scriptHash,
+} from "edge-platform/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { contentSecurityPolicy } from "../../packages/edge-platform/src/security-headers";
-import { inlineScripts, scriptHash } from "../../packages/edge-platform/src/static-page-policy";
-import { HEADERS_FILE_MAX_RULES } from "../../packages/edge-platform/src/vite/static-page-headers";
 import { buildCopy, createScaledCopy, type ScaledCopy } from "../support/scaled-copy.ts";
 
 /**

@@ -3,6 +3,12 @@
  * test variables and limits, Chromium's path and flags, a local stand-in for Sentry's ingest and a server that
  * reports to it, raw HTTP requests, a free port, one rate-limit window, Worker log lines as printed.
  */
+
+// What tests assert against: the policies the platform writes and the debug IDs it puts in built files.
+export { contentSecurityPolicy, NON_DOCUMENT_CSP } from "../security-headers.ts";
+export { inlineScripts, scriptHash } from "../static-page-policy.ts";
+export { DEBUG_ID_PLACEHOLDER, debugIdOfBundle } from "../vite/source-maps.ts";
+export { HEADERS_FILE_MAX_RULES } from "../vite/static-page-headers.ts";
 export * from "./build-under-test.ts";
 export * from "./chromium.ts";
 export * from "./first-load.ts";

@@ -297,6 +297,11 @@ function sourceMapsOutsideAssets(): Plugin {
     config(): UserConfig {
       return { build: { sourcemap: "hidden" } };
     },
+    // And on the bundler's output, for every environment: the Worker's (@cloudflare/vite-plugin sets its own
+    // build options) must not name its maps either.
+    outputOptions(options) {
+      return { ...options, sourcemap: "hidden" };
+    },
     // React Router warns that production maps make server code public; these never reach the assets (they
     // are moved out below), so the warning is dropped, that one message only.
     configResolved(config) {
