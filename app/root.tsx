@@ -9,10 +9,10 @@ import iconHref from "./favicon.svg?url&no-inline";
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 
-// docs/decisions/018-paint-first.md. The icon is a built, fingerprinted file (/assets/, cached immutable): Chromium
+// packages/edge-platform/docs/decisions/018-paint-first.md. The icon is a built, fingerprinted file (/assets/, cached immutable): Chromium
 // asks for the icon again after every client navigation, and this way the memory cache answers.
 // `no-inline`: a data: URL would put the icon in the first-load JavaScript. The stylesheet is not a link:
-// the document inlines it (`stylesheets` below, docs/decisions/022-inline-critical-css.md).
+// the document inlines it (`stylesheets` below, packages/edge-platform/docs/decisions/022-inline-critical-css.md).
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: iconHref, type: "image/svg+xml" }];
 
 // The root's boundary renders every error page: a refusal thrown with headers (a 405's Allow) keeps them.

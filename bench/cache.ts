@@ -1,5 +1,5 @@
 /**
- * npm run bench:cache: shared pages behind Workers Cache (docs/caching.md; locally the local server's
+ * npm run bench:cache: shared pages behind Workers Cache (packages/edge-platform/docs/caching.md; locally the local server's
  * emulation). The fixture's page whose loader takes 100 ms (a far database), rendered on every request
  * (/slow), answered from the cache (/slow/cached, a hit), missing it on every request (/slow/cached with a
  * query of its own each time: render, shape and store) and a pre-rendered static page served by the Worker

@@ -1,8 +1,8 @@
 /**
  * node bench/click-profile.ts [--cpu-throttle N] [--runs N] [--hover] [--only /about] <base URL>...
  *
- * What happens between a click and the new page on screen (docs/PERFORMANCE.md, "The click";
- * docs/decisions/023-click-in-one-render.md), for any app
+ * What happens between a click and the new page on screen (packages/edge-platform/docs/PERFORMANCE.md, "The click";
+ * packages/edge-platform/docs/decisions/023-click-in-one-render.md), for any app
  * with the anchors' shape (`/` links to `/about` and `/now`, each with its `<h1>`): our build, the plain
  * React Router 7 anchor, Next.js. Each sample is a fresh Chromium context: load `/`, wait for the network
  * to settle (the prefetches), optionally hover the link, start a Chromium performance trace (CDP Tracing,

@@ -1,5 +1,5 @@
 /**
- * npm run faults: injects the faults of docs/RELIABILITY.md one at a time (127.0.0.1 only, bounded, stops by itself)
+ * npm run faults: injects the faults of packages/edge-platform/docs/RELIABILITY.md one at a time (127.0.0.1 only, bounded, stops by itself)
  * and prints, for each, what the user gets, what is kept, and the measured effect on page latency:
  *
  * - the Sentry ingest (a local stand-in) down, slow (30 s), answering 429 with Retry-After, answering

@@ -3,7 +3,7 @@
  * requests made after the click: from `/` to a static page (/about) and a dynamic one (/now), each with a
  * programmatic click once the page has settled (no hover: what the default viewport prefetch gives) and
  * after the pointer rested on the link; then a back navigation. The same shape as the Next.js anchor's
- * harness (docs/PERFORMANCE.md, "The click"). Median of 9 runs each. `--phone`
+ * harness (packages/edge-platform/docs/PERFORMANCE.md, "The click"). Median of 9 runs each. `--phone`
  * (`npm run bench:nav -- --phone`) throttles network and CPU as a phone on a slow network (bench/phone.ts).
  * Ends with one summary line.
  */
@@ -73,7 +73,7 @@ try {
         if (values.phone) await emulatePhone(page);
         let requests = 0;
         page.on("request", (request) => {
-          // Chromium asks for the icon again after navigations; its cache answers (docs/decisions/018-paint-first.md).
+          // Chromium asks for the icon again after navigations; its cache answers (packages/edge-platform/docs/decisions/018-paint-first.md).
           if (!new URL(request.url()).pathname.includes("/favicon")) requests++;
         });
         await page.goto(new URL("/", app.url).href);

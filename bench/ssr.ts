@@ -5,7 +5,7 @@
  * the baseline (same app, plain React Router handler), the platform, and the platform with reporting on
  * (DSN set, envelopes to a local stand-in). Reports medians over rounds and ratios against the baseline.
  * The baseline has no `run_worker_first` rules, so it serves static pages as plain assets: for them the
- * ratio is the cost of the Worker serving them with their policy (docs/decisions/010-static-page-csp-at-scale.md).
+ * ratio is the cost of the Worker serving them with their policy (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md).
  * BENCH_BEFORE=<a copy of an earlier build directory> adds that build, without and with a DSN, to the same
  * interleaved rounds ("before", "before+dsn"): a change's before/after from one run on one machine.
  */

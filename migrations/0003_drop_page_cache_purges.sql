@@ -1,3 +1,3 @@
--- Shared pages moved to Cloudflare's Workers Cache and its own purge (docs/decisions/024-workers-cache.md):
+-- Shared pages moved to Cloudflare's Workers Cache and its own purge (packages/edge-platform/docs/decisions/024-workers-cache.md):
 -- the purge store of decision 017 is no longer read or written.
 DROP TABLE IF EXISTS page_cache_purges;

@@ -1,7 +1,7 @@
 import { useAppRouter } from "edge-platform/react";
 import { useNavigation } from "react-router";
 
-/** Visible controls for each router verb (docs/contract.md C2), on the reference pages. */
+/** Visible controls for each router verb (packages/edge-platform/docs/contract.md C2), on the reference pages. */
 export function NavigationControls() {
   const router = useAppRouter();
   const busy = useNavigation().state !== "idle";

@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = () => [
 
 /**
  * Shared by every visitor from the edge (Workers Cache) for 60 s, then served stale for up to 10 minutes while
- * refreshed; posting a message purges the tag (docs/caching.md). An error answer is not shared: it gets the
+ * refreshed; posting a message purges the tag (packages/edge-platform/docs/caching.md). An error answer is not shared: it gets the
  * platform's per-request default.
  */
 export const headers: Route.HeadersFunction = ({ errorHeaders }) =>

@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // The write's bookmark goes with the redirect, so the list it leads to is read from a copy that has it.
   const headers = await session.responseHeaders();
-  // Every edge copy of the latest messages is out of date now (docs/caching.md). If the purge could not be
+  // Every edge copy of the latest messages is out of date now (packages/edge-platform/docs/caching.md). If the purge could not be
   // made, the poster is sent to a URL no copy answers; the message is stored either way.
   const purge = outcome === "stored" ? await purgePages(context, { tags: [MESSAGES_CACHE_TAG] }) : undefined;
   return redirect(purge?.location("/messages") ?? "/messages", { status: 303, headers });

@@ -39,7 +39,7 @@ test("a route's own stylesheet applies in development, on a document load and a 
   // <style> Vite injected from about.tsx's `import "./about.css"`.
   await expect(page.locator("style[data-vite-dev-id$='about.css']")).toHaveCount(1);
   await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
-  // The root's stylesheet is linked in development, not inlined (docs/decisions/022-inline-critical-css.md).
+  // The root's stylesheet is linked in development, not inlined (packages/edge-platform/docs/decisions/022-inline-critical-css.md).
   await expect(page.locator("head > link[rel=stylesheet][href*='app.css']")).toHaveCount(1);
   await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
 
@@ -70,7 +70,7 @@ test("React Router's prefetch prop goes to the platform's queue in development, 
 });
 
 test.describe("the Workers Cache in front of the dev server's Worker", () => {
-  // packages/edge-platform/src/vite/dev-workers-cache.ts; docs/caching.md. /messages/latest is shared for 60 s and purged
+  // packages/edge-platform/src/vite/dev-workers-cache.ts; packages/edge-platform/docs/caching.md. /messages/latest is shared for 60 s and purged
   // by a post (app/routes/messages-latest.tsx); the dev server migrated the local database before starting.
 
   test("a shared page is a hit on repeat, and its copy hydrates with Vite's styles and HMR runtime", async ({

@@ -10,11 +10,11 @@ import {
 
 /**
  * The product's navigation controls (app/components/navigation-controls.tsx) drive the router verbs of
- * docs/contract.md C2. Prefetch, the full-navigation fallbacks (C3, C4) and the route announcer are the
+ * packages/edge-platform/docs/contract.md C2. Prefetch, the full-navigation fallbacks (C3, C4) and the route announcer are the
  * platform's, tested on the fixture app (packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, navigation.spec.ts).
  */
 
-test.describe("the router verbs (docs/contract.md C2)", () => {
+test.describe("the router verbs (packages/edge-platform/docs/contract.md C2)", () => {
   test("refresh, push, back, forward and replace, all without a document load", async ({ page }) => {
     await page.goto("/about");
     await waitForHydration(page);

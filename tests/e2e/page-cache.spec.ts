@@ -7,7 +7,7 @@ import {
   waitForHydration,
 } from "edge-platform/testing/playwright";
 
-/** A shared page in real Chromium, behind the local Workers Cache: /messages/latest, purged by posting (docs/caching.md). */
+/** A shared page in real Chromium, behind the local Workers Cache: /messages/latest, purged by posting (packages/edge-platform/docs/caching.md). */
 
 function unique(label: string): string {
   return `${label} ${Math.random().toString(36).slice(2, 10)}`;

@@ -1,6 +1,6 @@
 import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
-// docs/decisions/018-paint-first.md: what a first paint and a client navigation ask the network for.
+// packages/edge-platform/docs/decisions/018-paint-first.md: what a first paint and a client navigation ask the network for.
 
 test("client navigations ask the network for no icon: Chromium's re-fetch is a cache hit", async ({
   page,
@@ -69,7 +69,7 @@ test("the linked stylesheets are requested before the first-load modules", async
   for (const stylesheet of stylesheets) expect(requested.indexOf(stylesheet)).toBeLessThan(firstModule);
 });
 
-// docs/decisions/022-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
+// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
 const PAGE_KINDS = [
   { path: "/", kind: "pre-rendered" },
   { path: "/now", kind: "rendered per request" },

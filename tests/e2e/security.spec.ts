@@ -151,7 +151,7 @@ test("a static file opened as a document runs nothing: an inline script in the f
 }) => {
   pageProblems.expect(/Content Security Policy/);
   await page.goto("/");
-  // The icon is a built, fingerprinted file (docs/decisions/018-paint-first.md).
+  // The icon is a built, fingerprinted file (packages/edge-platform/docs/decisions/018-paint-first.md).
   const icon = await page.locator('link[rel="icon"]').getAttribute("href");
   const response = await page.goto(icon ?? "/missing-icon");
   expect(response?.headers()["content-security-policy"]).toContain("default-src 'none'");

@@ -11,7 +11,7 @@ import {
 } from "edge-platform/testing";
 import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
-// docs/decisions/009-source-maps.md: an error event reaching Sentry (here its stand-in) names, in
+// packages/edge-platform/docs/decisions/009-source-maps.md: an error event reaching Sentry (here its stand-in) names, in
 // `debug_meta.images`, the debug ID of the file each frame ran in, and that ID is the one in the file and in
 // its map (build/sourcemaps), which is how Sentry finds the map to read the stack with.
 

@@ -35,7 +35,7 @@ describe("validateMessage", () => {
             const code = character.codePointAt(0) ?? 0;
             return (code < 0x20 || (code >= 0x7f && code < 0xa0)) && !allowed.includes(character);
           });
-        // Text that shows nothing or changes the direction of what follows is refused (docs/security.md,
+        // Text that shows nothing or changes the direction of what follows is refused (packages/edge-platform/docs/security.md,
         // "User text").
         const readable = (value: string) => !isInvisible(value) && !hasDirectionOverrides(value);
         const nameOk =

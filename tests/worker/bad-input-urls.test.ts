@@ -39,7 +39,7 @@ describe("encoded slashes and backslashes name no route", () => {
 
   test("a slug with lower-case escapes is first sent to their canonical spelling on the site, then 404", async () => {
     // `glossary/:slug` matches it: the value is the same, its canonical spelling has upper-case escapes
-    // (docs/caching.md, "One page, one key").
+    // (packages/edge-platform/docs/caching.md, "One page, one key").
     const response = await get("/glossary/..%2f..%2fwrangler.toml");
     expect(response.status).toBe(308);
     expect(response.headers.get("location")).toBe("/glossary/..%2F..%2Fwrangler.toml");

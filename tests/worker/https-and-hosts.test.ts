@@ -138,7 +138,7 @@ describe("the local server refuses hosts it does not serve (DNS rebinding)", () 
   });
 });
 
-// Found by probing (docs/decisions/016-platform-plugin-and-local-server.md): Miniflare's entry point obeys
+// Found by probing (packages/edge-platform/docs/decisions/016-platform-plugin-and-local-server.md): Miniflare's entry point obeys
 // `MF-Original-URL` (replaces the URL) and `MF-Route-Override` (sends the request to a Worker by name) from
 // any client. Neither may get past the guard.
 describe("the host check holds whatever Miniflare headers a client sends", () => {
@@ -185,7 +185,7 @@ describe("the host check holds whatever Miniflare headers a client sends", () =>
   });
 });
 
-// CONNECT is not among them: workerd answers it before any Worker code runs (docs/decisions/016): 500 when
+// CONNECT is not among them: workerd answers it before any Worker code runs (packages/edge-platform/docs/decisions/016): 500 when
 // the Worker has no connect() handler, 200 and a tunnel when it has one. Browsers cannot send it, so it is
 // no DNS-rebinding route; what matters is that it answers at once, closes, and tunnels nothing.
 test("CONNECT: an immediate answer and a closed connection, with nothing tunnelled to the app", async () => {

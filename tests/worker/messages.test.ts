@@ -213,7 +213,7 @@ describe("validation: 400 with a message per field and the typed values kept", (
     // Found by tests/worker/fuzz.test.ts: SQLite's length() stops at a NUL, so the CHECK refused it (503).
     ["a message starting with a NUL", { name: "Di", text: "\u0000hello" }, "Remove the control characters."],
     ["a name with a line break", { name: "D\ni", text: "hello" }, "Remove the control characters."],
-    // Found by probing (docs/decisions/019-probe-findings.md): these were stored and showed blank, or
+    // Found by probing (packages/edge-platform/docs/decisions/019-probe-findings.md): these were stored and showed blank, or
     // reversed the text after them.
     [
       "a name of Hangul fillers only",
@@ -347,7 +347,7 @@ describe("a database failure", () => {
   });
 });
 
-describe("docs/contract.md C6: same-origin actions only, refused before any action code runs", () => {
+describe("packages/edge-platform/docs/contract.md C6: same-origin actions only, refused before any action code runs", () => {
   test.each([
     ["a cross-origin document post", "/messages", { Origin: "https://evil.example" }],
     ["a cross-origin data post", "/messages.data", { Origin: "https://evil.example" }],

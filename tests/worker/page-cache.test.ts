@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { storedMessageCount } from "../support/messages-db.ts";
 
 /**
- * The reference shared page, /messages/latest, behind the local server's Workers Cache (docs/caching.md):
+ * The reference shared page, /messages/latest, behind the local server's Workers Cache (packages/edge-platform/docs/caching.md):
  * posting a message purges it. What the platform does for any shared page is tested on the fixture
  * (packages/edge-platform/tests/platform/page-cache.test.ts).
  */

@@ -2,9 +2,9 @@ import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-// docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
+// packages/edge-platform/docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
 // (for Cloudflare's 103 Early Hints), on pages rendered per request and on pre-rendered ones.
-// docs/decisions/022-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
+// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
 
 let app: ServedBuild;
 
@@ -86,7 +86,7 @@ describe.each(PAGES)("$path ($kind)", ({ path, stylesheets }) => {
     const firstModule = links.findIndex(([rel]) => rel === "modulepreload");
     expect(firstModule).toBeGreaterThan(0);
     // A route's imported stylesheet as a preload, since React Router links it after the modules
-    // (docs/decisions/018-paint-first.md).
+    // (packages/edge-platform/docs/decisions/018-paint-first.md).
     for (const href of hrefs) {
       expect(
         links.findIndex(([rel, at]) => at === href && (rel === "stylesheet" || rel === "preload")),

@@ -2,7 +2,7 @@ import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-// Found by probing (docs/decisions/019-probe-findings.md): `PATCH /now` showed React Router's developer
+// Found by probing (packages/edge-platform/docs/decisions/019-probe-findings.md): `PATCH /now` showed React Router's developer
 // message, naming the route, on the page and in its description; 404 and 405 page data said "Internal Server
 // Error".
 

@@ -108,7 +108,7 @@ describe("what reports leave out of the user's data", () => {
   });
 });
 
-describe("what is not reported (docs/contract.md C8)", () => {
+describe("what is not reported (packages/edge-platform/docs/contract.md C8)", () => {
   test("404s, thrown redirects and 405s produce no error event and no 404 transaction", async () => {
     await (await get("/items/nope")).text();
     await (await get("/no/such/page.data")).text();

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { DEBUG_ID_PLACEHOLDER, debugIdOfBundle } from "edge-platform/testing";
 import { describe, expect, test } from "vitest";
 
-// docs/decisions/009-source-maps.md: every built JavaScript file of the browser (build/client, the public
+// packages/edge-platform/docs/decisions/009-source-maps.md: every built JavaScript file of the browser (build/client, the public
 // assets) and of the Worker (build/server) registers a debug ID, its map in build/sourcemaps carries the same
 // one, and no map is left where it would be deployed. Reads the build (`npm run build` first).
 

@@ -2,7 +2,7 @@ import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { NON_DOCUMENT_CSP, TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-// The probe of docs/decisions/019-probe-findings.md: static files carried no policy, although an SVG can
+// The probe of packages/edge-platform/docs/decisions/019-probe-findings.md: static files carried no policy, although an SVG can
 // carry script and any file may be opened as a document. Each kind of file the build serves, as served in
 // workerd with the built `_headers`.
 
@@ -25,7 +25,7 @@ async function builtFiles(pagePath: string): Promise<{ script: string; styleshee
   const html = await (await get(pagePath)).text();
   const script = html.match(/\/assets\/[\w-]+\.js/)?.[0];
   const stylesheet = html.match(/\/assets\/[\w-]+\.css/)?.[0];
-  // The icon is a built, fingerprinted file (docs/decisions/018-paint-first.md).
+  // The icon is a built, fingerprinted file (packages/edge-platform/docs/decisions/018-paint-first.md).
   const icon = html.match(/\/assets\/favicon-[\w-]+\.svg/)?.[0];
   if (!script || !stylesheet || !icon)
     throw new Error(`${pagePath} links no built script, stylesheet or icon`);

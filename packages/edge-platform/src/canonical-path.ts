@@ -1,5 +1,5 @@
 /**
- * One page, one address (docs/caching.md, "One page, one key"). React Router matches a path against its
+ * One page, one address (packages/edge-platform/docs/caching.md, "One page, one key"). React Router matches a path against its
  * routes case-insensitively (unless a route is `caseSensitive`), after percent-decoding each segment and
  * ignoring trailing slashes, so `/Messages/Latest/`, `/messages/lat%65st` and `/messages/latest` render the
  * same page. A cache keyed by the URL (Cloudflare's Workers Cache) would hold a copy per spelling, and a purge

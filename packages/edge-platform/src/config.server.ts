@@ -19,7 +19,7 @@ export type PlatformConfig = {
 export type MonitoringConfig = {
   dsn: string;
   /**
-   * Set for a DSN of Sentry's SaaS ingest: the browser reports through the same-origin tunnel (docs/contract.md
+   * Set for a DSN of Sentry's SaaS ingest: the browser reports through the same-origin tunnel (packages/edge-platform/docs/contract.md
    * C7), and only this DSN's envelopes pass it.
    */
   ingest: SentryIngestDsn | undefined;

@@ -1,21 +1,21 @@
 /**
- * The platform constants of the product contract (docs/contract.md, "Platform constants").
+ * The platform constants of the product contract (packages/edge-platform/docs/contract.md, "Platform constants").
  * Every number the contract names lives here and nowhere else.
  */
 
-/** docs/contract.md C5: at most this many prefetch requests (page data and route modules) run at once. */
+/** packages/edge-platform/docs/contract.md C5: at most this many prefetch requests (page data and route modules) run at once. */
 export const PREFETCH_CONCURRENCY = 5;
 
-/** docs/contract.md C5: prefetched data of a dynamic (per-request) page is stale at once. */
+/** packages/edge-platform/docs/contract.md C5: prefetched data of a dynamic (per-request) page is stale at once. */
 export const PREFETCH_STALE_MS_DYNAMIC = 0;
 
-/** docs/contract.md C5: prefetched data of a static (pre-rendered) page is reused for 300 s. */
+/** packages/edge-platform/docs/contract.md C5: prefetched data of a static (pre-rendered) page is reused for 300 s. */
 export const PREFETCH_STALE_MS_STATIC = 300_000;
 
-/** docs/contract.md C4: loading a route's code for a client navigation may take this long before a full navigation. */
+/** packages/edge-platform/docs/contract.md C4: loading a route's code for a client navigation may take this long before a full navigation. */
 export const ROUTE_LOADING_TIMEOUT_MS = 3_800;
 
-/** docs/contract.md C7: the same-origin path through which the browser sends error reports. */
+/** packages/edge-platform/docs/contract.md C7: the same-origin path through which the browser sends error reports. */
 export const MONITORING_TUNNEL_PATH = "/monitoring";
 
 /** The largest envelope the tunnel accepts (Sentry's own limit for a whole envelope is larger). */

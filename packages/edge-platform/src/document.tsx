@@ -22,7 +22,7 @@ export type PlatformDocumentProps = {
   header?: ReactNode;
   /**
    * The stylesheets every page needs for its first paint (`import href from "./app.css?url"`): inlined as
-   * `<style>` in a production build, linked in `npm run dev` (docs/decisions/022-inline-critical-css.md). A
+   * `<style>` in a production build, linked in `npm run dev` (packages/edge-platform/docs/decisions/022-inline-critical-css.md). A
    * route's own stylesheet stays a route import (`import "./page.css"`), which React Router links and removes.
    */
   stylesheets?: readonly string[];
@@ -33,7 +33,7 @@ export type PlatformDocumentProps = {
 
 /**
  * The document every page is rendered in, with what the platform needs in it: the CSP nonce on every script
- * and preload, browser error reporting from the first script on (docs/contract.md C7), the navigation
+ * and preload, browser error reporting from the first script on (packages/edge-platform/docs/contract.md C7), the navigation
  * platform (C2-C5), a skip link, the `<main>` it targets and the live region client navigations are
  * announced in. The product's root layout renders it with its own header (app/root.tsx).
  */
@@ -68,7 +68,7 @@ export function PlatformDocument({
         {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         {monitoring ? (
           // The script runs once, from the server's HTML. The browser renders it empty, so its text is not
-          // in the JavaScript bundle (docs/PERFORMANCE.md, "First load"); hydration leaves the parsed
+          // in the JavaScript bundle (packages/edge-platform/docs/PERFORMANCE.md, "First load"); hydration leaves the parsed
           // element as it is.
           <script
             nonce={nonce}

@@ -13,7 +13,7 @@ startTransition(() => {
     document,
     <StrictMode>
       {/* Router updates as plain renders, not transitions: a client navigation shows its page 30-40% sooner
-          on a busy CPU (docs/decisions/013-navigation-without-transitions.md). */}
+          on a busy CPU (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md). */}
       <HydratedRouter
         onError={reportRouterError}
         instrumentations={[navigationHold, navigationMonitoring]}

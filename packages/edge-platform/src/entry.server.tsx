@@ -62,7 +62,7 @@ export default async function handleRequest(
     );
   } catch (error) {
     // A component threw while rendering the shell. Throwing a Response makes React Router render the
-    // error boundary a second time with this digest-only 500 (docs/contract.md C1) instead of a sanitized Error.
+    // error boundary a second time with this digest-only 500 (packages/edge-platform/docs/contract.md C1) instead of a sanitized Error.
     const payload = serverErrorPayload(error, { request, context: loadContext });
     throw payload ? Response.json(payload, { status: 500 }) : error;
   }
@@ -78,21 +78,21 @@ export default async function handleRequest(
   const development = import.meta.env.DEV;
   const reportOrigin = config.monitoring?.directOrigin;
   // The inlined stylesheets are allowed by the hashes the build computed, as on pre-rendered pages and the
-  // edge cache's copies (which have no nonce): docs/decisions/022-inline-critical-css.md.
+  // edge cache's copies (which have no nonce): packages/edge-platform/docs/decisions/022-inline-critical-css.md.
   const styleSha256 = inlineStyleHashes(head, INLINE_STYLESHEETS);
   for (const [name, value] of Object.entries(
     documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),
   ))
     responseHeaders.set(name, value);
   // The page's linked stylesheets and first-load modules as a `Link` header, for 103 Early Hints
-  // (docs/decisions/018-paint-first.md); pre-rendered pages get theirs in packages/edge-platform/src/worker/static-pages.ts.
+  // (packages/edge-platform/docs/decisions/018-paint-first.md); pre-rendered pages get theirs in packages/edge-platform/src/worker/static-pages.ts.
   const preloads = preloadLinkHeader(head);
   if (preloads) responseHeaders.set("Link", preloads);
   return new Response(document, { headers: responseHeaders, status: statusCode });
 }
 
 /**
- * Paint first (docs/decisions/018-paint-first.md): React writes preloads ahead of the modulepreload links it
+ * Paint first (packages/edge-platform/docs/decisions/018-paint-first.md): React writes preloads ahead of the modulepreload links it
  * hoists, and React Router links a route's imported stylesheets after those; preloading them here starts
  * their fetch first. The root's stylesheet needs none: it is inlined (document.tsx `stylesheets`).
  */

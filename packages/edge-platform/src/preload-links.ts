@@ -6,7 +6,7 @@ import { streamWithPeeked } from "./http/peeked-stream.ts";
  * The `Link` response header of an HTML page: a `preload` of each stylesheet and a `modulepreload` of each
  * first-load module its `<head>` names, stylesheets first. Cloudflare keeps the `Link` headers of a page's
  * responses and sends them as 103 Early Hints to later visitors, before the page is rendered
- * (docs/caching.md, "Preloads and Early Hints"; docs/decisions/018-paint-first.md). Read from the rendered
+ * (packages/edge-platform/docs/caching.md, "Preloads and Early Hints"; packages/edge-platform/docs/decisions/018-paint-first.md). Read from the rendered
  * `<head>`, so it names exactly what React Router and React put there; no second list of a page's files to
  * keep in step.
  *

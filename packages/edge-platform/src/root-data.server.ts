@@ -4,12 +4,12 @@ import { getRequestPlatform } from "./request-context";
 
 /**
  * What the root loader returns for the platform (PlatformDocument's `monitoring`). Pre-rendered pages run it
- * at build time, so their browser configuration is the build's (docs/reporting.md, "Browser").
+ * at build time, so their browser configuration is the build's (packages/edge-platform/docs/reporting.md, "Browser").
  *
  * Only documents carry it. The browser configuration is constant for a deployment, and the document keeps
  * the one it was served with (PlatformDocument), so a page-data answer leaves it out: with a DSN it was
  * 300 of a `.data` answer's 540 bytes, and encoding it was most of what reporting cost untraced requests
- * (docs/PERFORMANCE.md, "Reporting's cost").
+ * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost").
  */
 export type PlatformRootData = { monitoring?: BrowserMonitoringConfig | null };
 

@@ -69,7 +69,7 @@ export type PolicyOptions = {
 /**
  * The document policy. `'strict-dynamic'` lets the allowed inline scripts load the route modules (and
  * those load theirs) without listing hosts; `connect-src 'self'` holds because reports go through the
- * same-origin tunnel (docs/contract.md C7), except to a self-hosted Sentry. Inline style attributes are
+ * same-origin tunnel (packages/edge-platform/docs/contract.md C7), except to a self-hosted Sentry. Inline style attributes are
  * not allowed: styles come from stylesheets, the inlined ones by hash.
  */
 export function contentSecurityPolicy(

@@ -7,7 +7,7 @@ import { documentSecurityHeaders, type PolicyOptions } from "./security-headers.
  * The Worker serves them (a `run_worker_first` rule per static route, see vite/static-routes.ts) and computes
  * the policy from the page it serves (packages/edge-platform/src/worker/static-pages.ts), so the assets `_headers` file no longer
  * holds a rule per page and any number of pages keep a strict policy
- * (docs/decisions/010-static-page-csp-at-scale.md).
+ * (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md).
  */
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
@@ -28,8 +28,8 @@ export async function scriptHash(text: string): Promise<string> {
 /**
  * Every header of a pre-rendered page (or an edge-cached copy): its inline scripts allowed by hash, each hash
  * once, its inlined stylesheets by the hashes of the build's files (`stylesheets`, built-stylesheets.ts;
- * docs/decisions/022-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
- * first-load modules (Early Hints, docs/decisions/018-paint-first.md).
+ * packages/edge-platform/docs/decisions/022-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
+ * first-load modules (Early Hints, packages/edge-platform/docs/decisions/018-paint-first.md).
  */
 export async function staticPageHeaders(
   html: string,

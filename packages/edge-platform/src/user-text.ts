@@ -1,6 +1,6 @@
 /**
  * Rules for text a visitor types that other visitors will read (a name, a message), so that it cannot reorder
- * or hide what is around it (found by probing: docs/decisions/019-probe-findings.md). Pure functions, shared
+ * or hide what is around it (found by probing: packages/edge-platform/docs/decisions/019-probe-findings.md). Pure functions, shared
  * by a product's validation in the browser and on the server; showing the text isolated (`<bdi>`,
  * `dir="auto"`) is the other half, done where user text meets page text.
  */

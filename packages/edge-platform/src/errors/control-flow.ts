@@ -3,7 +3,7 @@ import { data, isRouteErrorResponse } from "react-router";
 /**
  * "Control flow, not an error", decided once for the Worker, the renderer, both SDKs' filters and the
  * browser's `onError`: a thrown Response (a redirect), a `data()` and a route error response (404, 405)
- * pass through untouched and are never logged or reported (docs/contract.md C8).
+ * pass through untouched and are never logged or reported (packages/edge-platform/docs/contract.md C8).
  */
 export function isControlFlow(thrown: unknown): boolean {
   return thrown instanceof Response || isRouteErrorResponse(thrown) || isDataWithResponseInit(thrown);

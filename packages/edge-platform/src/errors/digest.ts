@@ -3,7 +3,7 @@ const FNV_PRIME = 0x100000001b3n;
 const MASK_64 = 0xffffffffffffffffn;
 
 /**
- * A short opaque id for a server error (docs/contract.md C1 "Digest: <id>"): FNV-1a 64 of its name, message and
+ * A short opaque id for a server error (packages/edge-platform/docs/contract.md C1 "Digest: <id>"): FNV-1a 64 of its name, message and
  * stack, so the same error thrown again gets the same id (it groups) while nothing of the error itself
  * can be read back from it. Pure and synchronous so the renderer, the log line and the error report
  * can all call it.

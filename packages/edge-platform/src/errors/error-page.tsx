@@ -3,7 +3,7 @@ import { isRouteErrorResponse } from "react-router";
 import { markPageStatus } from "../monitoring/browser-monitoring";
 import { isServerErrorResponse } from "./server-error-payload";
 
-/** docs/contract.md C1, word for word (the wording of the original app's framework). */
+/** packages/edge-platform/docs/contract.md C1, word for word (the wording of the original app's framework). */
 export const SERVER_ERROR_MESSAGE =
   "Application error: a server-side exception has occurred (see the server logs for more information).";
 export const CLIENT_ERROR_MESSAGE =
@@ -13,7 +13,7 @@ export const CLIENT_ERROR_MESSAGE =
 export function ErrorPage({ error }: { error: unknown }) {
   const status = isRouteErrorResponse(error) ? error.status : undefined;
   useEffect(() => {
-    // A 404 page's transaction is left out of reporting (docs/contract.md C8).
+    // A 404 page's transaction is left out of reporting (packages/edge-platform/docs/contract.md C8).
     if (status !== undefined) markPageStatus(status);
   }, [status]);
 
@@ -44,7 +44,7 @@ export function ErrorPage({ error }: { error: unknown }) {
 /**
  * The two statuses React Router answers itself, 404 and 405, get a fixed sentence: its own message names the
  * URL and, for a 405, the route ("You made a PATCH request to … but did not provide an `action` for route
- * …"), which is for developers (docs/decisions/019-probe-findings.md). Other 4xx/5xx say what the server said
+ * …"), which is for developers (packages/edge-platform/docs/decisions/019-probe-findings.md). Other 4xx/5xx say what the server said
  * (a short plain message) or their status text, which the server sets right
  * (errors/with-error-digests.server.ts).
  */

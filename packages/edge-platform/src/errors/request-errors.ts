@@ -14,7 +14,7 @@ export type ServerErrorReporter = (error: unknown, report: ServerErrorReport) =>
 /**
  * One request's record of its server errors. It lives in the request (its RouterContext), never in a
  * module-level map: a cached rejected promise throws the same object in every request it breaks, and each of
- * those requests must log and report it (docs/decisions/014-reporting-per-request.md).
+ * those requests must log and report it (packages/edge-platform/docs/decisions/014-reporting-per-request.md).
  */
 export type RequestErrors = {
   /** What this request already recorded, with the digest: render + handleError must not double an error. */

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse } from "react-router";
 
 /**
- * What the browser learns of an uncaught server exception: its digest and nothing else (docs/contract.md C1).
+ * What the browser learns of an uncaught server exception: its digest and nothing else (packages/edge-platform/docs/contract.md C1).
  * It travels as the data of a 500 route error response, the one error shape React Router serializes
  * to the browser without replacing it ("Unexpected Server Error") in production.
  */

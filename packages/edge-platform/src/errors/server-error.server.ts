@@ -10,7 +10,7 @@ export type ServerErrorScope = { request: Request; context: Readonly<RouterConte
 
 /**
  * The one place a server error is recorded: one structured log line and one error report (when reporting
- * is on), both carrying the digest that the error page shows (docs/contract.md C1), so a user's screenshot
+ * is on), both carrying the digest that the error page shows (packages/edge-platform/docs/contract.md C1), so a user's screenshot
  * finds the cause. Once per request. Returns the digest.
  */
 export function recordServerError(error: unknown, { request, context }: ServerErrorScope): string {
@@ -37,7 +37,7 @@ export function recordServerError(error: unknown, { request, context }: ServerEr
 
 /**
  * A 5xx a route answered itself (`data(…, { status: 503 })`, returned or thrown, or a Response): a deliberate
- * answer rather than an exception, so no digest and no error report (docs/reporting.md, "What a team gets
+ * answer rather than an exception, so no digest and no error report (packages/edge-platform/docs/reporting.md, "What a team gets
  * for each kind of failure"), but a failure all the same: one log line per request, with the route, the
  * status and the request's id. A traced request's transaction carries the status too.
  */
@@ -68,7 +68,7 @@ function requestFields(request: Request, errors: RequestErrors) {
 }
 
 /**
- * What the browser may see of an uncaught server exception: its digest, nothing else (docs/contract.md C1).
+ * What the browser may see of an uncaught server exception: its digest, nothing else (packages/edge-platform/docs/contract.md C1).
  * Undefined for control flow and for aborted requests (nobody is waiting for the answer).
  */
 export function serverErrorPayload(error: unknown, scope: ServerErrorScope): ServerErrorPayload | undefined {

@@ -29,7 +29,7 @@ type RequestHandler = (request: Request, context: RouterContextProvider) => Prom
  * Hands one request to React Router with the platform's guards. When a route's `headers` export threw, React
  * Router has already answered an empty 500 (or, for page data, a digest-less error); the request is then
  * answered again by `answerAgain`, React Router with withHeadersFailureAnswer's build, whose root middleware
- * throws the recorded error's digest before any handler runs (docs/contract.md C1): the error page with the
+ * throws the recorded error's digest before any handler runs (packages/edge-platform/docs/contract.md C1): the error page with the
  * digest of its log line, and no loader or action runs twice.
  */
 export async function answerRequest(
@@ -57,7 +57,7 @@ export function withHeadersFailureAnswer(build: ServerBuild): ServerBuild {
 
 /**
  * Wraps every route's loader, action and middleware so that an uncaught exception leaves the server as
- * a digest-only 500 (docs/contract.md C1), for document and `.data` requests alike. React Router would otherwise
+ * a digest-only 500 (packages/edge-platform/docs/contract.md C1), for document and `.data` requests alike. React Router would otherwise
  * replace it by a bare "Unexpected Server Error" with no way to carry the digest to the error page.
  * A thrown refusal (`data(…, { status })`, a Response) without a status text gets its status's reason
  * phrase, which React Router would otherwise send as "Internal Server Error" or "" (http/status-text.server.ts).
@@ -169,7 +169,7 @@ function guardMiddleware(middleware: RouteMiddleware, key: string): RouteMiddlew
 /**
  * The action of a route that has none. React Router's own 405 for it carries a developer message that names
  * the route ("You made a PATCH request to … but did not provide an `action` for route …"), which reached the
- * page's hydration data and, through the error page, its text (docs/decisions/019-probe-findings.md); this
+ * page's hydration data and, through the error page, its text (packages/edge-platform/docs/decisions/019-probe-findings.md); this
  * one carries no message, and the methods such a route answers. The browser's router never calls it: the
  * route manifest, built from the route's own module, still says the route has no action.
  */
@@ -203,7 +203,7 @@ export function withReasonPhrase(thrown: unknown): unknown {
 /**
  * Promises a loader returns unawaited are streamed (`<Await>`): one that rejects fails after the Response
  * exists, and React Router only hands the sanitized rejection to the page's `errorElement`. It is a server
- * failure all the same (docs/reporting.md, "What a team gets for each kind of failure"), so it is logged
+ * failure all the same (packages/edge-platform/docs/reporting.md, "What a team gets for each kind of failure"), so it is logged
  * and reported from here.
  */
 function recordStreamedRejections(result: unknown, scope: ServerErrorScope): void {

@@ -3,7 +3,7 @@
  *
  * In place when the response's headers may change (a Response the Worker or React Router made), so the body
  * stream and the headers are not copied for every answer: copies per request were a measurable part of the
- * platform's cost per `.data` request (docs/PERFORMANCE.md, "The Worker's throughput"). A copy when they are
+ * platform's cost per `.data` request (packages/edge-platform/docs/PERFORMANCE.md, "The Worker's throughput"). A copy when they are
  * immutable: Fetch gives `fetch()`'s answers, `Response.redirect()` and the Cache API's matches the
  * "immutable" guard, whose first change throws a TypeError before anything is changed.
  */

@@ -269,7 +269,7 @@ function toMiniflareResponse(response: Response): MiniflareResponse {
  * obeys request headers of its own from any client: `MF-Original-URL` replaces the URL and
  * `MF-Route-Override: <worker name>` sends a request to any Worker, past a guard. It also answers a bare 500
  * to requests whose URL it cannot parse (`OPTIONS *`, two `Host` headers), which the guard answers 400.
- * (A CONNECT still gets workerd's own answer: docs/decisions/016-platform-plugin-and-local-server.md.)
+ * (A CONNECT still gets workerd's own answer: packages/edge-platform/docs/decisions/016-platform-plugin-and-local-server.md.)
  * The entry point still listens on another port for Miniflare's helpers: there the app's Worker has a name
  * nobody outside this process knows (a random UUID), so an override cannot reach it.
  */

@@ -5,7 +5,7 @@ import CachePolicy from "http-cache-semantics";
  * production a cache in front of the Worker (`cache = { enabled = true }` in wrangler.toml) answers what it
  * holds without running the Worker; Miniflare has none, so without this the app's shared pages would be
  * rendered on every request locally and a purge would have nothing to act on. It follows Cloudflare's
- * documented rules (docs/caching.md, "Locally: the Workers Cache emulation"):
+ * documented rules (packages/edge-platform/docs/caching.md, "Locally: the Workers Cache emulation"):
  *
  * - the key is the path and query string as sent (not the host, the method or any header): GET and HEAD
  *   share an entry, and a HEAD that misses is fetched as a GET;

@@ -5,7 +5,7 @@ import { tunnelQuery } from "./sentry-dsn";
 /** What the browser SDK is configured with. Public by nature: no secret goes in here. */
 export type BrowserMonitoringConfig = {
   dsn: string;
-  /** Same-origin tunnel (docs/contract.md C7); undefined for a self-hosted DSN, reported to directly. */
+  /** Same-origin tunnel (packages/edge-platform/docs/contract.md C7); undefined for a self-hosted DSN, reported to directly. */
   tunnel: string | undefined;
   environment: string;
   release: string | undefined;

@@ -64,7 +64,7 @@ export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserR
     },
     navigationStart(to) {
       if (!client) return;
-      // Named after the target's path until it resolves; one that never does is dropped (docs/contract.md C8).
+      // Named after the target's path until it resolves; one that never does is dropped (packages/edge-platform/docs/contract.md C8).
       // Never its query or fragment, and as a "url" name it stays out of the trace headers (`baggage`).
       navigation = startBrowserTracingNavigationSpan(client, {
         name: to.split(/[?#]/)[0] ?? "",

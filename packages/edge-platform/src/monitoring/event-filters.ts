@@ -1,5 +1,5 @@
 /**
- * docs/contract.md C8, as pure decisions shared by the Worker's and the browser's SDK: what error reporting leaves out.
+ * packages/edge-platform/docs/contract.md C8, as pure decisions shared by the Worker's and the browser's SDK: what error reporting leaves out.
  * Typed by the fields they read, so both SDKs' event types fit.
  */
 

@@ -77,7 +77,7 @@ export function scrubReport<T>(report: T, allowed: readonly string[] = REPORTED_
  * except its dynamic sampling context, which becomes the envelope's `trace` header (the SDK deletes the rest
  * before it builds the envelope). Walking it copied the scopes and the whole client for every transaction:
  * the largest single cost of a traced request in `npm run bench:profile -- /items/ams.data --dsn`
- * (docs/PERFORMANCE.md, "Reporting's cost"), and the SDK got plain copies where it expects its scopes.
+ * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost"), and the SDK got plain copies where it expects its scopes.
  */
 const SDK_METADATA = "sdkProcessingMetadata";
 

@@ -1,7 +1,7 @@
 import { isLoopbackHostname } from "../http/loopback.ts";
 
 /**
- * A DSN of Sentry's SaaS ingest (docs/contract.md C7): `https://<key>@o<org>.ingest[.<region>].sentry.io/<project>`.
+ * A DSN of Sentry's SaaS ingest (packages/edge-platform/docs/contract.md C7): `https://<key>@o<org>.ingest[.<region>].sentry.io/<project>`.
  * Only such a DSN turns the /monitoring tunnel on; self-hosted DSNs are reported to directly.
  */
 export type SentryIngestDsn = {

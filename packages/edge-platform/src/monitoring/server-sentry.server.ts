@@ -17,7 +17,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // The Worker decides which requests are traced before the SDK runs (isTracedRequest): the SDK follows
     // that decision, carried by the sentry-trace flag, instead of sampling a second time.
     tracesSampler: ({ parentSampled }) => (parentSampled === false ? 0 : 1),
-    // Whole transactions, not streamed spans: docs/contract.md C8 drops a 404 page's transaction, which can only be
+    // Whole transactions, not streamed spans: packages/edge-platform/docs/contract.md C8 drops a 404 page's transaction, which can only be
     // decided once it has ended (streamed segments go out before their outcome is known).
     traceLifecycle: "static",
     // Only to the origins the configuration names: a Worker's subrequest to its own hostname leaves the
@@ -26,7 +26,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
     // Dedupe drops an event equal to the one before it: the same failure in two requests is two reports
-    // (docs/decisions/014-reporting-per-request.md); each request already reports an error once
+    // (packages/edge-platform/docs/decisions/014-reporting-per-request.md); each request already reports an error once
     // (server-error.server.ts).
     integrations: (defaults) => defaults.filter((integration) => integration.name !== "Dedupe"),
     dataCollection: SENTRY_DATA_COLLECTION,

@@ -1,7 +1,7 @@
 import { createPath, type DataRouter } from "react-router";
 
 /**
- * docs/contract.md C3, C4, C9: leaving a client navigation for a full browser navigation to its target, the same
+ * packages/edge-platform/docs/contract.md C3, C4, C9: leaving a client navigation for a full browser navigation to its target, the same
  * kind of history step the client navigation was taking.
  */
 export type FullNavigation = { href: string; kind: "push" | "replace" | "pop" };

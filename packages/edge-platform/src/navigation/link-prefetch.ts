@@ -1,6 +1,6 @@
 /**
- * docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
- * prefetched, and when (docs/decisions/015-react-router-links.md, 020-react-router-prefetch-prop.md). Lives
+ * packages/edge-platform/docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
+ * prefetched, and when (packages/edge-platform/docs/decisions/015-react-router-links.md, 020-react-router-prefetch-prop.md). Lives
  * in the lazily loaded navigation platform, so none of it is in the first-load JavaScript; it starts when the
  * platform is installed, after hydration.
  *

@@ -29,7 +29,7 @@ export function pageShown(pathname: string): void {
   platform?.pageShown(pathname);
 }
 
-/** Prefetches what a navigation to `href` would need (docs/contract.md C5), once the platform is there. */
+/** Prefetches what a navigation to `href` would need (packages/edge-platform/docs/contract.md C5), once the platform is there. */
 export function prefetchPage(href: string): void {
   if (platform) platform.prefetchPage(href);
   else waiting.push(href);
@@ -45,7 +45,7 @@ export const navigationHold: ClientInstrumentation = {
       async navigate(navigate, { to }) {
         if (!platform) {
           await settled;
-          // Installed meanwhile: this navigation did not go through its route-code gate (docs/contract.md C4).
+          // Installed meanwhile: this navigation did not go through its route-code gate (packages/edge-platform/docs/contract.md C4).
           await (platform as Platform | undefined)?.routeCodeLoadedFor(to);
         }
         await navigate();

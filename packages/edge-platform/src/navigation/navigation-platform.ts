@@ -24,10 +24,10 @@ import {
 } from "./route-code-gate";
 
 /**
- * docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
- * (docs/decisions/008-navigation-adapter.md). One job per module:
+ * packages/edge-platform/docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
+ * (packages/edge-platform/docs/decisions/008-navigation-adapter.md). One job per module:
  * - prefetch-plan.ts: what a navigation to a URL needs (route code, whether it has data);
- * - link-prefetch.ts: which links are prefetched and when (visible, rendered, intent; docs/contract.md C5's default);
+ * - link-prefetch.ts: which links are prefetched and when (visible, rendered, intent; packages/edge-platform/docs/contract.md C5's default);
  * - this module: prefetching it through one bounded queue (5 at once) and a cache for static pages' data;
  * - page-data-fetch.ts: page-data requests (cached data, and the full-navigation fallback);
  * - route-code-gate.ts: route code loaded before a navigation, within 3800 ms;
@@ -63,7 +63,7 @@ export function pageShown(pathname: string): void {
 }
 
 /**
- * Prefetches what a navigation to `href` would need (docs/contract.md C5). Does nothing off-origin or to save data.
+ * Prefetches what a navigation to `href` would need (packages/edge-platform/docs/contract.md C5). Does nothing off-origin or to save data.
  * `ahead` (intent on a link): its requests go to the front of the queue.
  */
 export function prefetchPage(href: string, ahead = false): void {

@@ -15,12 +15,12 @@ type PageDataFetchParts = {
   router: DataRouter;
   queue: PrefetchQueue;
   cache: PageDataCache;
-  /** How long a page's data may be reused (docs/contract.md C5): above 0 (static), a navigation's fetch of it is kept. */
+  /** How long a page's data may be reused (packages/edge-platform/docs/contract.md C5): above 0 (static), a navigation's fetch of it is kept. */
   staleTimeOf: (page: string) => number;
 };
 
 /**
- * The page's `fetch`, as seen by React Router's page-data requests (docs/contract.md C3, C5, C9): a request whose
+ * The page's `fetch`, as seen by React Router's page-data requests (packages/edge-platform/docs/contract.md C3, C5, C9): a request whose
  * prefetch is still queued starts it at once and shares it; fresh prefetched data of a static page is
  * answered without a request; for the navigation in progress, an answer that is not page data becomes a
  * full browser navigation to the target, unless React Router aborted the request (a later navigation took

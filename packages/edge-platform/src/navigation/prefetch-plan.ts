@@ -3,7 +3,7 @@ import { type DataRouter, matchRoutes } from "react-router";
 import { routeAssets } from "./react-router-adapter";
 
 /**
- * What a navigation to a URL needs that the page has not loaded yet (docs/contract.md C5), and the deepest route it
+ * What a navigation to a URL needs that the page has not loaded yet (packages/edge-platform/docs/contract.md C5), and the deepest route it
  * matches (which tells whether the page is static).
  */
 export type RoutePlan = { modules: string[]; styles: string[]; hasData: boolean; leafRouteId?: string };

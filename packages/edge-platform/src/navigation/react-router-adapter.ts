@@ -9,7 +9,7 @@ import {
 
 /**
  * Everything the navigation platform knows about React Router beyond its public API, in one place
- * (docs/decisions/008-navigation-adapter.md). Each assumption below has a test named after it in
+ * (packages/edge-platform/docs/decisions/008-navigation-adapter.md). Each assumption below has a test named after it in
  * packages/edge-platform/tests/unit/react-router-assumptions.test.ts (or, where only a browser can show it, the e2e test named
  * in its comment), so a React Router upgrade that breaks one fails that test instead of breaking
  * navigation quietly. The two framework contexts are read by the hydration hook

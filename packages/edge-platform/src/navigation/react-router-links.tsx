@@ -1,7 +1,7 @@
 /**
  * What the product's `import ... from "react-router"` gets
- * (docs/decisions/020-react-router-prefetch-prop.md): React Router itself, with `Link` and `NavLink` giving
- * their documented `prefetch` prop to the platform's bounded queue (docs/contract.md C5) instead of React
+ * (packages/edge-platform/docs/decisions/020-react-router-prefetch-prop.md): React Router itself, with `Link` and `NavLink` giving
+ * their documented `prefetch` prop to the platform's bounded queue (packages/edge-platform/docs/contract.md C5) instead of React
  * Router's `<PrefetchPageLinks>`, whose `<link>` tags the browser fetches at its own pace, outside the 5 in
  * flight, into a cache the router never reads. The build resolves the product's `react-router` to this
  * module (packages/edge-platform/src/vite/platform-links.ts); this module's own `react-router` is the real one.

@@ -34,7 +34,7 @@ export function trackLatestNavigation(router: DataRouter): NextNavigation {
 }
 
 /**
- * docs/contract.md C4: before a client navigation, the target's route code is loaded (promoting its queued
+ * packages/edge-platform/docs/contract.md C4: before a client navigation, the target's route code is loaded (promoting its queued
  * prefetches); when that fails or takes longer than 3800 ms, the browser loads the target page instead,
  * so React Router never gets to reload the page being left. Back/forward are not gated (their code is
  * normally loaded); submissions are not (a POST cannot be replayed as a document navigation).
@@ -45,7 +45,7 @@ export function trackLatestNavigation(router: DataRouter): NextNavigation {
  * own `import()` of a route module resumes in a later task, and meanwhile React renders the router's
  * "loading" state, a whole render of the page being left. With the modules (and, preload.ts, the route
  * CSS) already there, a navigation whose data is at hand completes within the task it starts in, and
- * React renders its "loading" and final states as one (docs/decisions/023-click-in-one-render.md).
+ * React renders its "loading" and final states as one (packages/edge-platform/docs/decisions/023-click-in-one-render.md).
  */
 export function gateOnRouteCode(
   queue: PrefetchQueue,

@@ -11,11 +11,11 @@ export type AppRouter = {
   forward(): Promise<void>;
   /** Re-runs the current page's loaders: no document reload, client state kept. */
   refresh(): Promise<void>;
-  /** Queues what a navigation to `to` needs (docs/contract.md C5: bounded, stale times, save-data aware). */
+  /** Queues what a navigation to `to` needs (packages/edge-platform/docs/contract.md C5: bounded, stale times, save-data aware). */
   prefetch(to: To): void;
 };
 
-/** docs/contract.md C2: the router verbs, on top of React Router. */
+/** packages/edge-platform/docs/contract.md C2: the router verbs, on top of React Router. */
 export function useAppRouter(): AppRouter {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();

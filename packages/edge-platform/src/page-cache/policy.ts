@@ -1,5 +1,5 @@
 /**
- * The shared-page decisions, as pure functions (docs/caching.md, docs/decisions/024-workers-cache.md). Shared
+ * The shared-page decisions, as pure functions (packages/edge-platform/docs/caching.md, packages/edge-platform/docs/decisions/024-workers-cache.md). Shared
  * pages are stored by Cloudflare's Workers Cache, in front of the Worker; the Worker's glue
  * (packages/edge-platform/src/worker/shared-pages.ts) only tells it what it may store, and purges.
  *
@@ -124,7 +124,7 @@ export function sharedPageHeaders(policy: SharedCachePolicy, pathname: string): 
 /**
  * A page rendered for sharing is rendered like any other, with a fresh nonce (the renderer always has one);
  * it is taken out again before the copy is stored, so what every visitor receives carries none and its
- * policy allows its inline scripts by hash (static-page-policy.ts, docs/decisions/010). The nonce is 128
+ * policy allows its inline scripts by hash (static-page-policy.ts, packages/edge-platform/docs/decisions/010). The nonce is 128
  * random bits: its exact attribute occurs nowhere else in the page.
  */
 export function withoutNonce(html: string, nonce: string): string {

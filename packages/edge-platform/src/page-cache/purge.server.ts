@@ -3,7 +3,7 @@ import { getRequestPlatform } from "../request-context";
 import { cacheTags, pathTag } from "./policy";
 
 /**
- * Purge on write (docs/caching.md, docs/decisions/024-workers-cache.md): through Workers Cache's own purge
+ * Purge on write (packages/edge-platform/docs/caching.md, packages/edge-platform/docs/decisions/024-workers-cache.md): through Workers Cache's own purge
  * (`ctx.cache.purge`), by the route's tags and by the tag every shared answer of a page carries (its path).
  * Cloudflare propagates it with Instant Purge, as zone purges; it limits purges (its free tier's rate, whatever
  * the plan), and answers `success: false` beyond that rather than throwing.

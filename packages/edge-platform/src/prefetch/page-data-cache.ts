@@ -2,7 +2,7 @@
 export type StoredResponse = { status: number; headers: [string, string][]; body: ArrayBuffer };
 
 /**
- * Prefetched page data, each entry kept for its page's stale time (docs/contract.md C5). A stale entry is never
+ * Prefetched page data, each entry kept for its page's stale time (packages/edge-platform/docs/contract.md C5). A stale entry is never
  * served; an entry with a stale time of 0 is never stored.
  */
 export class PageDataCache {

@@ -1,5 +1,5 @@
 /**
- * A queue of prefetch requests that never has more than `concurrency` in flight (docs/contract.md C5). Requests
+ * A queue of prefetch requests that never has more than `concurrency` in flight (packages/edge-platform/docs/contract.md C5). Requests
  * wait in order; none is dropped; a request already queued or in flight is not made twice. When a page
  * is navigated to, its queued requests are promoted: they start at once and no longer count as
  * prefetches (they are the navigation).

@@ -52,7 +52,7 @@ export type FirstLoadModule = { source: string; owner: FirstLoadOwner; rawBytes:
 
 /**
  * Where the raw bytes of a first load come from, module by module, read from the build's source maps (kept
- * outside the assets, `<build>/sourcemaps/client`, docs/decisions/009-source-maps.md): each generated
+ * outside the assets, `<build>/sourcemaps/client`, packages/edge-platform/docs/decisions/009-source-maps.md): each generated
  * segment's bytes go to the original source it maps to; bytes no segment maps (and inline scripts) are
  * "(unmapped)". What a failing first-load budget prints, so it names what grew.
  */

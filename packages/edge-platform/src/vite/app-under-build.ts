@@ -11,9 +11,9 @@ export const APP_DIRECTORY = process.env.APP_DIRECTORY ?? "app";
 
 /** What a product tells the platform, in its `product.config.ts` (app/product.config.ts says what each means). */
 export type ProductConfig = {
-  /** Paths pre-rendered at build time: "static" pages (docs/contract.md C5). */
+  /** Paths pre-rendered at build time: "static" pages (packages/edge-platform/docs/contract.md C5). */
   STATIC_PAGES: readonly string[];
-  /** Exact origins besides the app's own that may post to actions (docs/contract.md C6). */
+  /** Exact origins besides the app's own that may post to actions (packages/edge-platform/docs/contract.md C6). */
   EXTRA_ACTION_ORIGINS: readonly string[];
   /**
    * The most JavaScript (bytes, gzip -9) a first visit to `/` may load: the product's tests hold it to this
@@ -24,7 +24,7 @@ export type ProductConfig = {
 
 /**
  * The first-load budget a product gets unless it sets its own: 135 KiB gzip, under the about 139 KB the
- * Next.js 16 anchor loads for the same page (docs/PERFORMANCE.md, "First load"), leaving a product more than
+ * Next.js 16 anchor loads for the same page (packages/edge-platform/docs/PERFORMANCE.md, "First load"), leaving a product more than
  * 20 KiB beyond what the platform and React Router need.
  */
 export const DEFAULT_FIRST_LOAD_BUDGET_BYTES = 135 * 1024;

@@ -17,7 +17,7 @@ const ORIGIN_HEADER = "x-edge-platform-dev-cache-origin";
 
 /**
  * `npm run dev` with the cache the Worker has in front of it when deployed: the local server's Workers Cache
- * emulation (packages/edge-platform/src/local-server/workers-cache.ts, docs/caching.md) between the dev server and the
+ * emulation (packages/edge-platform/src/local-server/workers-cache.ts, packages/edge-platform/docs/caching.md) between the dev server and the
  * Worker, on when the deploy config enables Workers Cache, as `npm start` has it.
  *
  * @cloudflare/vite-plugin gives no way in between: it hands what Vite does not serve itself (modules,

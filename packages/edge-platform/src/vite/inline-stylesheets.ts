@@ -10,7 +10,7 @@ const RESOLVED = `\0${INLINE_STYLESHEETS_MODULE}`;
 
 /**
  * The text and SHA-256 of each stylesheet of a browser build, by the URL the browser would fetch it from:
- * what a document inlines as `<style>` and what its policy allows by hash (docs/decisions/022-inline-critical-css.md).
+ * what a document inlines as `<style>` and what its policy allows by hash (packages/edge-platform/docs/decisions/022-inline-critical-css.md).
  * A stylesheet whose text has `<style` or `</style` (in any case) is left out: React rewrites those inside a
  * `<style>` element (react-dom's `styleRegex`), so the bytes served (and their hash) would no longer be the
  * file's. Vite's minifier drops comments, where such text usually is; `notInlinable` names what is left out.

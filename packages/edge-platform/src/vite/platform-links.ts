@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /**
  * The module the application's own `react-router` imports resolve to: React Router, with `Link` and `NavLink`
- * prefetching through the platform's queue (docs/decisions/020-react-router-prefetch-prop.md).
+ * prefetching through the platform's queue (packages/edge-platform/docs/decisions/020-react-router-prefetch-prop.md).
  */
 export const PLATFORM_LINKS_MODULE = resolve(import.meta.dirname, "../navigation/react-router-links.tsx");
 

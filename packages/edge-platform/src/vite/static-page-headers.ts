@@ -16,7 +16,7 @@ export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
  * set and the policy under which nothing runs (an SVG can carry script; a text file may be opened as a
  * document), and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages.
  * Pre-rendered pages keep their own policy: the Worker serves them and sets (replaces) their headers
- * (packages/edge-platform/src/worker/static-pages.ts, docs/decisions/019-probe-findings.md).
+ * (packages/edge-platform/src/worker/static-pages.ts, packages/edge-platform/docs/decisions/019-probe-findings.md).
  */
 export function headersFileForAssets(handWritten: string): string {
   const rules = [

@@ -31,7 +31,7 @@ export const ROUTING_RULE_MAX_CHARS = 100;
 
 /**
  * The `assets.run_worker_first` rules that send static pages' HTML to the Worker, which serves the asset
- * with the page's policy (packages/edge-platform/src/worker/static-pages.ts, docs/decisions/010-static-page-csp-at-scale.md): one
+ * with the page's policy (packages/edge-platform/src/worker/static-pages.ts, packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md): one
  * rule per static route, not per page, so 10,000 pages of one route are one rule. A route's path becomes
  * a glob (`*` matches any characters, `/` included) from its first dynamic segment on. No negative rule
  * (`!/*.data`): Cloudflare serves what those match from the assets only, so the page data of dynamic

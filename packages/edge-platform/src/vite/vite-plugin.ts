@@ -53,7 +53,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
 /**
  * What @cloudflare/vite-plugin adds to wrangler.toml for the app: the `run_worker_first` rules that send
  * static pages' HTML to the Worker, which serves it with the page's policy
- * (docs/decisions/010-static-page-csp-at-scale.md), one per static route, whatever the number of pages.
+ * (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md), one per static route, whatever the number of pages.
  */
 export function workerConfig(app: AppUnderBuild) {
   return { assets: { run_worker_first: staticPageRoutingRules(app.routes, app.STATIC_PAGES) } };
@@ -92,7 +92,7 @@ function platformConfig(app: AppUnderBuild): Plugin {
           // The build's output is never a source. Pre-rendering runs a Vite preview server, and React
           // Router's child compiler inside it watches the project root with Vite's watcher, which re-reads a
           // whole directory for each file added to it: every pre-rendered page cost a scan of all the pages
-          // before it, O(N^2) over a build (docs/PERFORMANCE.md, "Static pages at scale"). Vite ignores its
+          // before it, O(N^2) over a build (packages/edge-platform/docs/PERFORMANCE.md, "Static pages at scale"). Vite ignores its
           // own `build.outDir`, not React Router's `buildDirectory` (react-router.config.ts).
           watch: { ignored: [`${resolve(process.env.BUILD_DIRECTORY ?? "build")}/**`] },
         },
@@ -145,7 +145,7 @@ function childCompilerReadsRoutesAsBuilt(): Plugin {
 /**
  * The application's `import ... from "react-router"` gets React Router with `Link` and `NavLink` whose
  * `prefetch` prop goes through the platform's queue (packages/edge-platform/src/navigation/react-router-links.tsx,
- * docs/decisions/020-react-router-prefetch-prop.md). A resolution at build time, in the browser's and the
+ * packages/edge-platform/docs/decisions/020-react-router-prefetch-prop.md). A resolution at build time, in the browser's and the
  * Worker's builds and in `react-router dev` alike (so both sides render the same markup): product code stays
  * as React Router documents it, with React Router's own types. "pre", so it runs before Vite's own resolver
  * and its pre-bundled dependencies.
@@ -166,7 +166,7 @@ function reactRouterLinks(app: AppUnderBuild): Plugin {
 /**
  * One chunk for the modules every page loads (packages/edge-platform/src/vite/first-load.ts): one file
  * instead of six compresses better, and each file costs a debug ID (the first-load budget,
- * docs/PERFORMANCE.md, "First load": first-load JavaScript <= 111 KiB gzip on `/`). The set is read from the
+ * packages/edge-platform/docs/PERFORMANCE.md, "First load": first-load JavaScript <= 111 KiB gzip on `/`). The set is read from the
  * browser build's own module graph once it is complete (buildEnd), before Rolldown forms chunks (it calls
  * `test` only then).
  */
@@ -246,7 +246,7 @@ const SOURCE_MAP_OF_BUNDLE = new Map<string, string>();
 /**
  * With SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT set in the shell that builds, the upload of the maps
  * of every built JavaScript file of the browser and the Worker to Sentry after each environment's build
- * (docs/decisions/009-source-maps.md). Without them the build is byte for byte the same, says so in one
+ * (packages/edge-platform/docs/decisions/009-source-maps.md). Without them the build is byte for byte the same, says so in one
  * line and makes no request: no telemetry, no release, nothing from the environment.
  */
 function sentrySourceMaps(): Plugin[] {
@@ -261,7 +261,7 @@ function sentrySourceMaps(): Plugin[] {
     // Without credentials its own warnings (one per environment) would only repeat SOURCE_MAPS_NOT_UPLOADED.
     silent: !upload,
     // Maps are matched by debug ID alone. The release is the deployed version's id, known only at run time
-    // (docs/decisions/009-source-maps.md), so the build neither creates nor injects one.
+    // (packages/edge-platform/docs/decisions/009-source-maps.md), so the build neither creates nor injects one.
     release: { name: "", inject: false, create: false, finalize: false, setCommits: false },
     sourcemaps: {
       resolveSourceMap: (bundlePath) => SOURCE_MAP_OF_BUNDLE.get(resolve(bundlePath)),

@@ -131,13 +131,13 @@ async function routeRequest(
   const toHttps = httpsRedirect(url);
   if (toHttps) return toHttps;
   const { pathname } = url;
-  // docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it), and
+  // packages/edge-platform/docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it), and
   // before the tunnel reads or forwards anything: a page on another site must not spend the Sentry quota
   // through its visitors' browsers (a text/plain post needs no CORS preflight).
   if (isCrossSiteMutation(request, EXTRA_ACTION_ORIGINS)) {
     return plainText(403, "Forbidden: this request comes from another site.");
   }
-  // The tunnel comes before the rest and outside tracing: reports about reports would loop (docs/contract.md C7).
+  // The tunnel comes before the rest and outside tracing: reports about reports would loop (packages/edge-platform/docs/contract.md C7).
   if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
     const settings = tunnelSettings(config);
     if (!settings) return new Response("Not Found", { status: 404 });
@@ -148,10 +148,10 @@ async function routeRequest(
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
   // One page, one address: before the pre-rendered pages (served by exact path) and anything shared (Workers
-  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (docs/caching.md).
+  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (packages/edge-platform/docs/caching.md).
   const toCanonical = canonicalRedirect(request, url);
   if (toCanonical) return toCanonical;
-  // Pre-rendered pages: the asset as built, with the page's policy (docs/decisions/010-static-page-csp-at-scale.md).
+  // Pre-rendered pages: the asset as built, with the page's policy (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md).
   if (isStaticPageRequest(request, url)) {
     // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
     const page = await serveStaticPage(request, env.ASSETS, {
@@ -159,7 +159,7 @@ async function routeRequest(
     });
     if (page) return page;
   }
-  // Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md).
+  // Answers a route declared shareable leave as Workers Cache may store them (packages/edge-platform/docs/caching.md).
   return answerSharedPages(request, url, {
     render: (toRender) => renderApp(toRender, env, ctx, config),
     policy: { reportOrigin: config.monitoring?.directOrigin },

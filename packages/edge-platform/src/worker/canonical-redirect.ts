@@ -9,7 +9,7 @@ const canonicalLocationOf = canonicalLocations(serverBuild.routes, {
 });
 
 /**
- * One page, one address (docs/caching.md): a GET or HEAD whose path React Router matches only
+ * One page, one address (packages/edge-platform/docs/caching.md): a GET or HEAD whose path React Router matches only
  * case-insensitively, only after decoding, or with a trailing slash (a pre-rendered page's is the assets'
  * to answer) is sent to the page's canonical spelling
  * before anything renders, its query as it came. 308, as the https redirect: permanent, and a client that

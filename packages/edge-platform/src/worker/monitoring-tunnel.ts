@@ -12,7 +12,7 @@ export type TunnelSettings = {
   timeoutMs: number;
 };
 
-/** The tunnel is on only for a Sentry SaaS ingest DSN (docs/contract.md C7); otherwise /monitoring does not exist. */
+/** The tunnel is on only for a Sentry SaaS ingest DSN (packages/edge-platform/docs/contract.md C7); otherwise /monitoring does not exist. */
 export function tunnelSettings({ monitoring }: PlatformConfig): TunnelSettings | undefined {
   if (!monitoring?.ingest) return undefined;
   return { dsn: monitoring.ingest, ingestOrigin: monitoring.ingestTestOrigin, ...monitoring.tunnel };

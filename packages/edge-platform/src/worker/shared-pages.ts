@@ -12,7 +12,7 @@ import type { PolicyOptions } from "../security-headers";
 import { staticPageHeaders } from "../static-page-policy";
 
 /**
- * Shared pages (docs/caching.md, docs/decisions/024-workers-cache.md). Cloudflare's Workers Cache stands
+ * Shared pages (packages/edge-platform/docs/caching.md, packages/edge-platform/docs/decisions/024-workers-cache.md). Cloudflare's Workers Cache stands
  * in front of the Worker: a hit never reaches this code, concurrent misses of one URL reach it once, and it
  * stores what the answer's headers allow. So the Worker only shapes the answers a route declared shareable
  * into what may be stored for everyone:

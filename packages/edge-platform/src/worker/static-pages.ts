@@ -5,7 +5,7 @@ import type { PolicyOptions } from "../security-headers";
 import { staticPageHeaders } from "../static-page-policy";
 
 /**
- * Pre-rendered pages, served by the Worker (docs/decisions/010-static-page-csp-at-scale.md): the
+ * Pre-rendered pages, served by the Worker (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md): the
  * `run_worker_first` rules of the static routes send their HTML here; the Worker answers with the asset
  * as built (its ETag and caching kept, 304s included) and the page's policy, which allows the page's own
  * inline scripts by hash. The hashes depend only on the page's bytes, so they are computed once per page

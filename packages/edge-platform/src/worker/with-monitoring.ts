@@ -44,12 +44,12 @@ type ReportingApp = {
  * fifth of the Worker's throughput on dynamic pages, so without a DSN it never loads.
  *
  * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs
- * about 18% of a dynamic page's CPU even when the request is not sampled (docs/PERFORMANCE.md, "Reporting's
+ * about 18% of a dynamic page's CPU even when the request is not sampled (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's
  * cost"). So the sampling decision comes first: a traced request runs inside the wrapper; any other request
  * runs the plain app.
  *
  * Every server error, traced request or not, is reported by a report-only run of the SDK that the request
- * schedules with `waitUntil` (docs/decisions/014-reporting-per-request.md): errors also happen after the
+ * schedules with `waitUntil` (packages/edge-platform/docs/decisions/014-reporting-per-request.md): errors also happen after the
  * Response exists (streamed data, Suspense boundaries, `waitUntil` work), when a traced request's scope has
  * been flushed and an untraced one has no scope at all. The run carries the request's URL, method, headers
  * and trace, so the event still links to the request's trace.
@@ -60,7 +60,7 @@ export function withMonitoring(app: ReportingApp): {
   // The configuration a traced request's app gets, by request. The SDK hands the traced handler a Proxy of
   // `env` made for that request (it instruments the bindings), which platformConfig's per-isolate memo,
   // keyed by the env object, has never seen: every traced request parsed the whole configuration again
-  // (bench:profile -- /items/ams.data --dsn; docs/PERFORMANCE.md, "Reporting's cost").
+  // (bench:profile -- /items/ams.data --dsn; packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost").
   const configs = new WeakMap<IncomingRequest, PlatformConfig>();
   // What a report-only run is to capture, by its stand-in request (a fresh object per report: never shared).
   const reports = new WeakMap<IncomingRequest, ServerErrorReport>();

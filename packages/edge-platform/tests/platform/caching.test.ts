@@ -85,7 +85,7 @@ describe("static assets keep their caching", () => {
     },
   );
 
-  // The icon included: Chromium asks for it again after every client navigation (docs/decisions/018-paint-first.md).
+  // The icon included: Chromium asks for it again after every client navigation (packages/edge-platform/docs/decisions/018-paint-first.md).
   test.each(["/", "/about"])(
     "%s: every file its <head> names is a hashed built file, cached for a year",
     async (path) => {

@@ -3,7 +3,7 @@ import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
 /**
- * One page, one address (docs/caching.md), against the fixture in workerd: every other spelling of a page's
+ * One page, one address (packages/edge-platform/docs/caching.md), against the fixture in workerd: every other spelling of a page's
  * path is sent to its canonical one before anything renders (no page cache, no pre-rendered asset).
  */
 

@@ -10,7 +10,7 @@ import {
 } from "../../src/testing/ingest-stand-in.ts";
 import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
 
-// docs/reporting.md, "What a team gets for each kind of failure": every server error is logged and reported
+// packages/edge-platform/docs/reporting.md, "What a team gets for each kind of failure": every server error is logged and reported
 // for every request it breaks, including errors after the Response exists, whether or not the request is
 // traced (rate 1: all are; rate 0: none is).
 

@@ -3,7 +3,7 @@ import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
 /**
- * Shared pages against the fixture app, behind the local server's Workers Cache (docs/caching.md):
+ * Shared pages against the fixture app, behind the local server's Workers Cache (packages/edge-platform/docs/caching.md):
  * /slow/cached opts in through its loader's headers (and the route's `headers` export passing them on), /slow
  * does not; /slow/purge purges it by tag or by path.
  */

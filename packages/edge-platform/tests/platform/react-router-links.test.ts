@@ -4,7 +4,7 @@ import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-unde
 
 /**
  * The Worker's build renders the fixture's React Router links through the platform's links module
- * (docs/decisions/020-react-router-prefetch-prop.md): each `prefetch` prop (and `reloadDocument`) is the
+ * (packages/edge-platform/docs/decisions/020-react-router-prefetch-prop.md): each `prefetch` prop (and `reloadDocument`) is the
  * anchor's `data-prefetch`, the markup the browser build hydrates (the same module, so no mismatch).
  */
 

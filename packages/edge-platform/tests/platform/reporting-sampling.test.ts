@@ -10,7 +10,7 @@ import {
 } from "../../src/testing/ingest-stand-in.ts";
 import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
 
-// Requests the Worker does not trace skip the SDK's request wrapper (docs/PERFORMANCE.md, "Reporting's
+// Requests the Worker does not trace skip the SDK's request wrapper (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's
 // cost"): their errors must still be reported exactly as traced ones are, and the browser's trace decision
 // must hold.
 

@@ -4,7 +4,7 @@ import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
 import { type IngestStandIn, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
 import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
 
-// docs/reporting.md, "Traces": server transactions are named by React Router's route pattern (one name per
+// packages/edge-platform/docs/reporting.md, "Traces": server transactions are named by React Router's route pattern (one name per
 // route, not per URL), for documents, page data and actions alike, and each loader, action and middleware has
 // a span.
 

@@ -25,12 +25,12 @@ afterEach(() => {
 });
 
 describe("ErrorPage", () => {
-  test("a server error shows the docs/contract.md C1 sentence, then its digest", () => {
+  test("a server error shows the packages/edge-platform/docs/contract.md C1 sentence, then its digest", () => {
     const error = new ErrorResponse(500, "", { digest: "0abc123def456" });
     expect(textOf(error)).toBe(`${SERVER_ERROR_MESSAGE}\nDigest: 0abc123def456`);
   });
 
-  test("a client error in production shows the docs/contract.md C1 client sentence only: no digest, no stack", () => {
+  test("a client error in production shows the packages/edge-platform/docs/contract.md C1 client sentence only: no digest, no stack", () => {
     vi.stubEnv("DEV", false);
     expect(textOf(new Error("render failed"))).toBe(CLIENT_ERROR_MESSAGE);
   });
@@ -40,7 +40,7 @@ describe("ErrorPage", () => {
     expect(textOf(new Error("render failed"))).toContain("Error: render failed");
   });
 
-  test("the sentences are word for word those of docs/contract.md C1", () => {
+  test("the sentences are word for word those of packages/edge-platform/docs/contract.md C1", () => {
     expect(SERVER_ERROR_MESSAGE).toBe(
       "Application error: a server-side exception has occurred (see the server logs for more information).",
     );

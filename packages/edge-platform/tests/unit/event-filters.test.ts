@@ -8,7 +8,7 @@ import {
   isDroppedTransaction,
 } from "../../src/monitoring/event-filters";
 
-describe("redirect-control errors are not reported (docs/contract.md C8)", () => {
+describe("redirect-control errors are not reported (packages/edge-platform/docs/contract.md C8)", () => {
   test.each([
     ["a thrown redirect", redirect("/login")],
     ["a thrown Response", new Response(null, { status: 404 })],
@@ -29,7 +29,7 @@ describe("redirect-control errors are not reported (docs/contract.md C8)", () =>
   });
 });
 
-describe("transactions left out (docs/contract.md C8)", () => {
+describe("transactions left out (packages/edge-platform/docs/contract.md C8)", () => {
   test("a 404 page's transaction is dropped", () => {
     const event = {
       transaction: "/items/:id",

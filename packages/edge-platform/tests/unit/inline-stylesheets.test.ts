@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { inlineStyleHashes } from "../../src/inline-stylesheets";
 import { inlineStylesheets } from "../../src/vite/inline-stylesheets";
 
-// docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
+// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
 
 const BUILT = {
   "/assets/app-AAAAAAAA.css": { text: "p{color:red}", sha256: "APP=" },

@@ -17,7 +17,7 @@ function link(facts: Partial<LinkFacts>): LinkFacts {
   return { href: `${PAGE}/about`, target: null, download: null, prefetch: null, ...facts };
 }
 
-describe("linkPrefetchMode (docs/contract.md C5: which links the platform prefetches)", () => {
+describe("linkPrefetchMode (packages/edge-platform/docs/contract.md C5: which links the platform prefetches)", () => {
   test("a plain same-origin link, as Link and NavLink render it, is prefetched once visible", () => {
     expect(linkPrefetchMode(link({}), PAGE)).toBe("viewport");
   });
@@ -47,7 +47,7 @@ describe("linkPrefetchMode (docs/contract.md C5: which links the platform prefet
   });
 });
 
-describe("anchorPrefetch: React Router's prefetch prop as the anchor's data-prefetch (docs/decisions/020)", () => {
+describe("anchorPrefetch: React Router's prefetch prop as the anchor's data-prefetch (packages/edge-platform/docs/decisions/020)", () => {
   test("each of React Router's modes maps onto the platform's; absent and viewport are the default", () => {
     expect(anchorPrefetch({})).toBeUndefined();
     expect(anchorPrefetch({ prefetch: "viewport" })).toBeUndefined();

@@ -24,7 +24,7 @@ describe("page data URLs (React Router's single-fetch names)", () => {
   });
 });
 
-describe("stale times (docs/contract.md C5)", () => {
+describe("stale times (packages/edge-platform/docs/contract.md C5)", () => {
   test("the constants are those of the contract", () => {
     expect(PREFETCH_STALE_MS_STATIC).toBe(300_000);
     expect(PREFETCH_STALE_MS_DYNAMIC).toBe(0);

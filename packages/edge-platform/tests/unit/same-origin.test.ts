@@ -8,7 +8,7 @@ function request(method: string, headers: Record<string, string>) {
   return new Request(`${APP}/messages`, { method, headers });
 }
 
-describe("isCrossSiteMutation (docs/contract.md C6)", () => {
+describe("isCrossSiteMutation (packages/edge-platform/docs/contract.md C6)", () => {
   const none = new Set<string>();
 
   test.each(["POST", "PUT", "PATCH", "DELETE", "post"])("%s from another origin is refused", (method) => {

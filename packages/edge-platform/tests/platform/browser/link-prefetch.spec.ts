@@ -13,7 +13,7 @@ import {
 } from "./fixture-app";
 
 /**
- * docs/contract.md C5's default on React Router's own links (docs/decisions/015-react-router-links.md): every
+ * packages/edge-platform/docs/contract.md C5's default on React Router's own links (packages/edge-platform/docs/decisions/015-react-router-links.md): every
  * same-origin Link and NavLink is prefetched once visible, through the bounded queue, in the order the links
  * appear; intent moves a link ahead; React Router's `prefetch` prop (decision 020) or `data-prefetch` picks
  * another mode or opts out, and a `reloadDocument` link is never prefetched; Save-Data / 2g switch it

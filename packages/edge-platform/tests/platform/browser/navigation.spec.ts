@@ -11,7 +11,7 @@ import {
 } from "./fixture-app";
 
 /**
- * The navigation fallbacks (docs/contract.md C3, C4, C9) and what a screen reader gets from a client navigation,
+ * The navigation fallbacks (packages/edge-platform/docs/contract.md C3, C4, C9) and what a screen reader gets from a client navigation,
  * on the fixture's plain React Router links (packages/edge-platform/src/navigation/).
  */
 
@@ -27,7 +27,7 @@ async function replaceWithRouter(page: Page, to: string): Promise<void> {
   }, to);
 }
 
-test.describe("page data that cannot be fetched becomes a full navigation (docs/contract.md C3, C9)", () => {
+test.describe("page data that cannot be fetched becomes a full navigation (packages/edge-platform/docs/contract.md C3, C9)", () => {
   const failures: [string, (route: Route) => Promise<void>][] = [
     ["the request fails", (route) => route.abort("failed")],
     [
@@ -109,7 +109,7 @@ test.describe("page data that cannot be fetched becomes a full navigation (docs/
   });
 });
 
-test.describe("the click the visitor made last wins: a superseded navigation is no failure (docs/contract.md C3)", () => {
+test.describe("the click the visitor made last wins: a superseded navigation is no failure (packages/edge-platform/docs/contract.md C3)", () => {
   const TOKYO_DATA = "/items/nrt.data";
 
   /** On /items (reached client-side from `from`), a click on Tokyo whose page data is held. */
@@ -175,7 +175,7 @@ test.describe("the click the visitor made last wins: a superseded navigation is 
   });
 });
 
-test.describe("the click the visitor made last wins while route code loads (docs/contract.md C4)", () => {
+test.describe("the click the visitor made last wins while route code loads (packages/edge-platform/docs/contract.md C4)", () => {
   const ITEM_MODULE = /^\/assets\/item-[^/]+\.js$/;
 
   /**
@@ -299,7 +299,7 @@ test.describe("the click the visitor made last wins while route code loads (docs
   });
 });
 
-test.describe("route loading time-out (docs/contract.md C4)", () => {
+test.describe("route loading time-out (packages/edge-platform/docs/contract.md C4)", () => {
   const ITEM_MODULE = /\/assets\/item-[^/]+\.js$/;
 
   test("route code slower than 3.8 s: the browser loads the target page instead", async ({ page }) => {
@@ -372,7 +372,7 @@ test.describe("client navigations for screen readers", () => {
     await waitForHydration(page);
     await expect(announcer(page)).toHaveAttribute("role", "status");
     const renderedAt = await page.locator("time").getAttribute("dateTime");
-    // A refresh (docs/contract.md C2): the loaders run again, the page stays.
+    // A refresh (packages/edge-platform/docs/contract.md C2): the loaders run again, the page stays.
     await page.evaluate(async () => {
       const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
         .__reactRouterDataRouter;

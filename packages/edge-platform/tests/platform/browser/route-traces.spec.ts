@@ -5,7 +5,7 @@ import { type IngestStandIn, receivedTransactions } from "../../../src/testing/i
 import { expect, test, waitForHydration } from "../../../src/testing/playwright";
 import { serveWithIngest } from "../../../src/testing/serve-with-ingest.ts";
 
-// docs/reporting.md, "Traces": browser page loads and navigations are named by React Router's route, and the
+// packages/edge-platform/docs/reporting.md, "Traces": browser page loads and navigations are named by React Router's route, and the
 // page-data request of a client navigation continues the browser's trace (click -> Worker -> loaders in one
 // trace), only when reporting is on. Web vitals: web-vitals.spec.ts.
 

@@ -10,8 +10,8 @@ import {
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
 import { serveWithIngest } from "../../../src/testing/serve-with-ingest.ts";
 
-// docs/reporting.md, "Web vitals": web vitals of real visits reach the stand-in through the tunnel for each
-// route pattern (docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load
+// packages/edge-platform/docs/reporting.md, "Web vitals": web vitals of real visits reach the stand-in through the tunnel for each
+// route pattern (packages/edge-platform/docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load
 // transaction, which the SDK ends early when the visit ends early; INP is a span of its own, sent after an
 // interaction. The fixture's /vitals/:id shifts once after hydration and has a slow button
 // (packages/edge-platform/fixture/app/routes/vitals.tsx).
@@ -72,7 +72,7 @@ function inpSpans(ingest: IngestStandIn) {
  * It leaves only once web-vitals has taken the interaction in. web-vitals defers the Event Timing entries it
  * is handed to an idle callback (capped at 1 s; headless Chromium runs it only at the cap), and a page hidden
  * before that callback runs forces INP's report while the value is still unset: nothing is sent, and the
- * entries processed a moment later are never reported (docs/decisions/021-web-vitals.md). Idle callbacks with
+ * entries processed a moment later are never reported (packages/edge-platform/docs/decisions/021-web-vitals.md). Idle callbacks with
  * the same cap run in the order they were queued, so one queued after the entry reached every observer runs
  * after web-vitals' own.
  */
