@@ -1,13 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { createElement, createRef, type ReactElement } from "react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router";
 import { describe, expect, test } from "vitest";
 import { type LinkFacts, linkPrefetchMode } from "../../src/navigation/link-prefetch";
 import { anchorPrefetch, Link, NavLink } from "../../src/navigation/react-router-links";
 import { PLATFORM_LINKS_MODULE, usesPlatformLinks } from "../../src/vite/platform-links";
+import { lint } from "../support/biome-lint";
 
 /** The repository: the product at its root, this package in packages/edge-platform. */
 const ROOT = resolve(import.meta.dirname, "../../../..");
@@ -132,30 +130,6 @@ describe("usesPlatformLinks: which imports of react-router the build resolves to
     expect(usesPlatformLinks("react", `${APP}/routes/home.tsx`, APP)).toBe(false);
   });
 });
-
-/**
- * Biome on one product file, with the repository's configuration (a file, not stdin: Biome runs no plugins
- * on stdin). The copy of biome.json points at any plugin in place; no git outside the repo.
- */
-function lint(source: string) {
-  const directory = mkdtempSync(join(tmpdir(), "lint-"));
-  try {
-    const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8"));
-    config.$schema = undefined;
-    config.vcs = { enabled: false };
-    if (config.plugins) config.plugins = config.plugins.map((plugin: string) => resolve(ROOT, plugin));
-    writeFileSync(join(directory, "biome.json"), JSON.stringify(config));
-    mkdirSync(join(directory, "app/routes"), { recursive: true });
-    writeFileSync(join(directory, "app/routes/example.tsx"), source);
-    const result = spawnSync(join(ROOT, "node_modules/.bin/biome"), ["lint", "app/routes/example.tsx"], {
-      cwd: directory,
-      encoding: "utf8",
-    });
-    return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
 
 const IMPORTS = `import { Link, NavLink } from "react-router";\n`;
 
