@@ -3,7 +3,7 @@
 # The Node.js the project targets (.nvmrc names the major). Official binaries from the npm registry,
 # which is reachable where nodejs.org may not be.
 NODE_VERSION="24.21.0"
-MIN_NODE="22.12.0"
+MIN_NODE="24.0.0"
 CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/edge-app"
 
 version_at_least() { # $1 >= $2, both x.y.z
