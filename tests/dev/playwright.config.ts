@@ -37,6 +37,5 @@ export default defineConfig({
     stderr: "ignore",
     // No internet needed: without this, workerd's start waits up to 3 s for Cloudflare's `Request.cf`
     // sample and prints a stack when it cannot reach it.
-    env: { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   },
 });

@@ -82,7 +82,13 @@ export function cloudflareOptions(app: AppUnderBuild) {
 function platformConfig(app: AppUnderBuild): Plugin {
   return {
     name: "edge-platform:config",
-    config(): UserConfig {
+    config(_config, { command }): UserConfig {
+      // The Worker's `request.cf` under `npm run dev` is Miniflare's placeholder rather than the sample
+      // Miniflare would otherwise download from workers.cloudflare.com at each start: offline that download
+      // waits, then prints a warning and a stack ("Unable to fetch the `Request.cf` object!") before falling
+      // back to the same placeholder. @cloudflare/vite-plugin has no option for it, only Miniflare's variable,
+      // read when the Worker starts (after this hook). `CLOUDFLARE_CF_FETCH_ENABLED=true npm run dev` downloads.
+      if (command === "serve") process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
       return {
         server: {
           // DNS rebinding: the dev server answers only for loopback names and IP addresses (Vite's default,
