@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -66,6 +67,8 @@ export async function firstLoadSources(
   const html = await (await fetch(new URL(path, origin))).text();
   for (const url of scriptUrls(html)) {
     const code = await (await fetch(new URL(url, origin))).text();
+    const file = join(buildDirectory, "client", new URL(url, origin).pathname);
+    // The maps are kept outside the assets, but name their sources from where the bundler wrote them.
     const mapFile = join(buildDirectory, "sourcemaps", "client", `${new URL(url, origin).pathname}.map`);
     const map = JSON.parse(await readFile(mapFile, "utf8").catch(() => '{"sources":[],"mappings":""}')) as {
       sources: string[];
@@ -79,7 +82,7 @@ export async function firstLoadSources(
         const length = Buffer.byteLength(text.slice(segment[0], end));
         const source = segment.length > 1 ? map.sources[segment[1] ?? 0] : undefined;
         add(
-          source === undefined ? "(unmapped)" : resolve(dirname(mapFile), source.split("?")[0] ?? source),
+          source === undefined ? "(unmapped)" : resolve(dirname(file), source.split("?")[0] ?? source),
           length,
         );
       });
@@ -114,7 +117,7 @@ function scriptUrls(html: string): string[] {
 }
 
 /** The platform's own files, wherever the package is (a workspace, node_modules). */
-const PLATFORM_DIRECTORY = resolve(import.meta.dirname, "../..");
+const PLATFORM_DIRECTORY = realpathSync(resolve(import.meta.dirname, "../.."));
 
 /** A source as a path from the current directory (the project), or "(unmapped)". */
 function sourcePath(source: string): string {
@@ -126,6 +129,6 @@ function ownerOf(source: string): FirstLoadOwner {
   const dependency = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(source);
   if (dependency?.[1] === "edge-platform") return "platform";
   if (dependency?.[1]) return dependency[1].replace("\\", "/");
-  const fromPlatform = relative(PLATFORM_DIRECTORY, source);
+  const fromPlatform = relative(PLATFORM_DIRECTORY, existsSync(source) ? realpathSync(source) : source);
   return fromPlatform.startsWith("..") || isAbsolute(fromPlatform) ? "app" : "platform";
 }
