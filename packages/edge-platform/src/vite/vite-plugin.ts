@@ -90,6 +90,10 @@ function platformConfig(app: AppUnderBuild): Plugin {
       // read when the Worker starts (after this hook). `CLOUDFLARE_CF_FETCH_ENABLED=true npm run dev` downloads.
       if (command === "serve") process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
       return {
+        // Rolldown's note that plugins' callbacks took most of a build names React Router's virtual modules
+        // on a busy machine: nothing a product can act on, and the build's time is measured elsewhere
+        // (packages/edge-platform/docs/PERFORMANCE.md, "Static pages at scale").
+        build: { rolldownOptions: { checks: { bundlerTimings: false } } },
         server: {
           // DNS rebinding: the dev server answers only for loopback names and IP addresses (Vite's default,
           // checked before any plugin's middleware, the Worker's included) and the names in
