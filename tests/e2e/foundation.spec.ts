@@ -1,4 +1,4 @@
-import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "edge-platform/react";
+import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "edge-platform/testing";
 import {
   expect,
   isSameDocument,

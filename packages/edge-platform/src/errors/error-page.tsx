@@ -1,13 +1,10 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
 import { markPageStatus } from "../monitoring/browser-monitoring";
+import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "./error-messages";
 import { isServerErrorResponse } from "./server-error-payload";
 
-/** packages/edge-platform/docs/contract.md C1, word for word (the wording of the original app's framework). */
-export const SERVER_ERROR_MESSAGE =
-  "Application error: a server-side exception has occurred (see the server logs for more information).";
-export const CLIENT_ERROR_MESSAGE =
-  "Application error: a client-side exception has occurred (see the browser console for more information).";
+export { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE };
 
 /** The route-level error page: not found, other HTTP errors, and the generic application error. */
 export function ErrorPage({ error }: { error: unknown }) {

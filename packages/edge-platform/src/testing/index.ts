@@ -4,6 +4,9 @@
  * reports to it, raw HTTP requests, a free port, one rate-limit window, Worker log lines as printed.
  */
 
+// The application-error page's sentences, for tests that read the page (edge-platform/react would bring the
+// whole document, which only a build can load).
+export { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../errors/error-messages.ts";
 // What tests assert against: the policies the platform writes and the debug IDs it puts in built files.
 export { contentSecurityPolicy, NON_DOCUMENT_CSP } from "../security-headers.ts";
 export { inlineScripts, scriptHash } from "../static-page-policy.ts";
