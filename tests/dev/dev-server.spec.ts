@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
+import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
 import { dataRequests, expect, test, waitForHydration } from "edge-platform/testing/playwright";
 
@@ -161,5 +164,88 @@ test.describe("Vite's error overlay", () => {
     await expect(overlay.locator(".window")).toBeVisible();
 
     expect(await cspViolations()).toEqual([]);
+  });
+});
+
+test.describe("D1 migrations written while npm run dev runs", () => {
+  // packages/edge-platform/src/vite/dev-d1-migrations.ts: a migration saved in migrations/ is applied to the
+  // dev Worker's local database at once, no restart. Each test writes one with a unique name and table, and
+  // removes the file and every trace of it in the local database (its table, its message, its record in
+  // d1_migrations) afterwards, passed or failed.
+
+  /** A migration that creates a table and, through it, posts a message /messages then shows. */
+  function scratchMigration() {
+    const id = randomUUID().replaceAll("-", "").slice(0, 12);
+    const table = `dev_migration_test_${id}`;
+    const note = `written by a migration ${id}`;
+    const file = join(ROOT, "migrations", `9999_dev_server_test_${id}.sql`);
+    const sql = (create: string) =>
+      `${create} ${table} (note TEXT NOT NULL);\nINSERT INTO ${table} (note) VALUES ('${note}');\n` +
+      `INSERT INTO messages (submission_id, name, text) SELECT 'dev-migration-${id}', 'Migration', note FROM ${table};\n`;
+    return {
+      name: basename(file),
+      note,
+      write: (create = "CREATE TABLE") => writeFile(file, sql(create)),
+      async remove() {
+        await rm(file, { force: true });
+        await promisify(execFile)(
+          "npx",
+          [
+            "wrangler",
+            "d1",
+            "execute",
+            "DB",
+            "--local",
+            "--command",
+            `DELETE FROM messages WHERE submission_id = 'dev-migration-${id}'; DROP TABLE IF EXISTS ${table}; DELETE FROM d1_migrations WHERE name = '${basename(file)}';`,
+          ],
+          { cwd: ROOT },
+        );
+      },
+    };
+  }
+
+  test("a new migration is applied without a restart: the next request finds its table", async ({
+    request,
+  }) => {
+    const migration = scratchMigration();
+    try {
+      await migration.write();
+      // The request waits while the migration is applied; polled only because the watcher's event comes a
+      // moment after the write.
+      await expect
+        .poll(async () => (await request.get("/messages")).text(), { timeout: 60_000 })
+        .toContain(migration.note);
+    } finally {
+      await migration.remove();
+    }
+  });
+
+  test("a failing migration says why in the browser; saved again fixed, it applies and the page reloads", async ({
+    page,
+  }) => {
+    const migration = scratchMigration();
+    try {
+      await page.goto("/messages");
+      await waitForHydration(page);
+      await migration.write("CREAT TABLE");
+      const overlay = page.locator("vite-error-overlay");
+      await expect(overlay.locator(".message-body")).toContainText(
+        `Applying migrations/${migration.name} to the local DB failed`,
+        {
+          timeout: 60_000,
+        },
+      );
+      await expect(overlay.locator(".message-body")).toContainText('near "CREAT": syntax error');
+      await expect(overlay.locator(".message-body")).toContainText("Fix it and save it");
+
+      await migration.write();
+      await expect(page.getByRole("listitem").filter({ hasText: migration.note })).toBeVisible({
+        timeout: 60_000,
+      });
+      await expect(overlay).toHaveCount(0);
+    } finally {
+      await migration.remove();
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { Plugin, PluginOption, UserConfig } from "vite";
 import { parsePlatformConfig } from "../config.server.ts";
 import { allowedHostsFrom } from "../local-server/allowed-hosts.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
+import { devD1Migrations } from "./dev-d1-migrations.ts";
 import { devWorkersCache } from "./dev-workers-cache.ts";
 import { firstLoadModules } from "./first-load.ts";
 import { inlineStylesheetsModule } from "./inline-stylesheets.ts";
@@ -29,8 +30,8 @@ import { staticPageRoutingRules, staticRouteIds } from "./static-routes.ts";
  * the build does, React Router's links prefetched through the platform's queue, the first-load chunk, the
  * stylesheets documents inline, debug IDs and source maps kept out of the assets (and uploaded to Sentry
  * when configured), the assets' `_headers`, the check of the deploy variables, the local servers' host
- * and watcher settings, and the Workers Cache emulation in front of `npm run dev`'s Worker. Each piece is a
- * plain Vite plugin below or in its own module.
+ * and watcher settings, the Workers Cache emulation in front of `npm run dev`'s Worker and its D1
+ * migrations applied as they are written. Each piece is a plain Vite plugin below or in its own module.
  */
 export function edgePlatform(app: AppUnderBuild): PluginOption[] {
   return [
@@ -47,6 +48,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
     ...sentrySourceMaps(),
     sourceMapsOutsideAssets(),
     devWorkersCache(),
+    devD1Migrations(),
   ];
 }
 
