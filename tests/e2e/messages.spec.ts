@@ -227,7 +227,7 @@ test.describe("a submission id used again", () => {
     playwright,
     baseURL,
   }) => {
-    // Back may restore the page from the back/forward cache, as browsers do (tests/e2e/caching.spec.ts).
+    // Back may restore the page from the back/forward cache, as browsers do (packages/edge-platform/tests/platform/browser/back-forward-cache.spec.ts).
     // Chromium does not restore a no-store page once cookies changed, and the post set the visitor's D1
     // bookmark cookie: today it loads a fresh form (a fresh id) and the post is stored. A browser that kept
     // the page would send the old id and get the 409 page, and sending again stores it. Either way nothing

@@ -11,7 +11,7 @@
  * another; `no-store` keeps it off the browser's disk too, so a back navigation after the page is gone
  * from memory fetches a fresh page (a new nonce and submission id) instead of replaying an old one.
  * Chromium keeps `no-store` pages in its back/forward cache (in memory, restored as they were), so this
- * costs no instant back navigation (tests/e2e/caching.spec.ts).
+ * costs no instant back navigation (packages/edge-platform/tests/platform/browser/back-forward-cache.spec.ts).
  */
 export const PER_REQUEST_CACHE_CONTROL = "private, no-store";
 

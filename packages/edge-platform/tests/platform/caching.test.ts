@@ -76,12 +76,15 @@ describe("every answer of the Worker tells shared caches not to store it", () =>
 
 describe("static assets keep their caching", () => {
   test.each(["/", "/about", "/glossary/edge", "/about.data", "/_root.data", "/robots.txt"])(
-    "%s: revalidated by ETag, shareable",
+    "%s: revalidated by ETag (304 when unchanged), shareable",
     async (path) => {
       const response = await request(path);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe(ASSET_DEFAULT);
-      expect(response.headers.get("etag")).toBeTruthy();
+      const etag = response.headers.get("etag") ?? "";
+      expect(etag).toBeTruthy();
+      const again = await request(path, { headers: { "If-None-Match": etag } });
+      expect(again.status).toBe(304);
     },
   );
 

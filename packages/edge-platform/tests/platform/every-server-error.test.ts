@@ -118,6 +118,26 @@ describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
     expect(event?.release).toEqual(expect.any(String));
   });
 
+  test("a render error is logged and reported once, with the digest its page shows", async () => {
+    const { status, body } = await load(served[rate] as ServedBuild, "/failures/render");
+    expect(status).toBe(500);
+    const events = await errorEvents(1);
+    const lines = serverErrorLines();
+    expect(lines).toHaveLength(1);
+    expect(body).toMatch(new RegExp(`Digest: (?:<!-- -->)?${lines[0]?.digest}<`));
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: lines[0]?.digest });
+  });
+
+  test("the page data request of a failing loader is logged and reported once", async () => {
+    const { status } = await load(served[rate] as ServedBuild, "/failures/loader.data");
+    expect(status).toBe(500);
+    const events = await errorEvents(1);
+    expect(serverErrorLines()).toHaveLength(1);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.tags).toMatchObject({ digest: serverErrorLines()[0]?.digest });
+  });
+
   test("a route whose headers export throws is logged and reported once, with the digest its page shows", async () => {
     const { status, body } = await load(served[rate] as ServedBuild, "/failures/headers");
     expect(status).toBe(500);

@@ -72,3 +72,29 @@ test("a traced page and its data request carry none of it either", async () => {
   expect(receivedTransactions(ingest.received)).toHaveLength(2);
   expectNothingPersonalReceived();
 });
+
+test("a failed post is reported without the form's contents, credentials, cookies or IP", async () => {
+  // The fixture's /failures/headers: its action runs, then the route's headers export throws (a server error).
+  const response = await fetch(new URL("/failures/headers", app.url), {
+    method: "POST",
+    headers: {
+      Origin: app.url.origin,
+      Cookie: `session=${TOKEN}`,
+      Authorization: `Bearer ${TOKEN}`,
+      "CF-Connecting-IP": "203.0.113.9",
+      "User-Agent": "reporting-test",
+    },
+    body: new URLSearchParams({ name: "Ada Lovelace", email: EMAIL, text: "a private message to nobody" }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(response.status).toBe(500);
+  await ingest.waitFor(2);
+  await new Promise((resolve) => setTimeout(resolve, 750));
+  expect(receivedEvents(ingest.received)).toHaveLength(1);
+  expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+  const bytes = Buffer.concat(ingest.received.map((request) => request.body)).toString("utf8");
+  // What the report does keep (so the search below reads the right bytes).
+  expect(bytes).toContain("reporting-test");
+  expectNothingPersonalReceived();
+  for (const secret of ["a private message", "Ada Lovelace"]) expect(bytes, secret).not.toContain(secret);
+});

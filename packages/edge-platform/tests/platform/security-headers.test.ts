@@ -106,6 +106,8 @@ describe("everything else gets the base headers and a policy under which nothing
     ["the tunnel without a DSN", "/monitoring", 404, NON_DOCUMENT_CSP],
     ["a data request for no route", "/no-such-page.data", 404, NON_DOCUMENT_CSP],
     ["static page data (a file)", "/about.data", 200, NON_DOCUMENT_CSP],
+    ["the home page's static page data (a file)", "/_root.data", 200, NON_DOCUMENT_CSP],
+    ["static page data under a glob rule (through the Worker)", "/glossary/edge.data", 200, NON_DOCUMENT_CSP],
     ["a public file", "/robots.txt", 200, NON_DOCUMENT_CSP],
   ])("%s (%s)", async (_, path, status, policy) => {
     const response = await get(path);
@@ -126,14 +128,46 @@ describe("everything else gets the base headers and a policy under which nothing
     expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
   });
 
-  test("hashed built files keep their year-long cache and get the base set and the locked policy", async () => {
-    const html = await (await get("/")).text();
-    const script = html.match(/\/assets\/[\w-]+\.js/)?.[0] ?? "";
-    const response = await get(script);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expectBaseHeaders(response);
-    // A policy on a script or stylesheet does not apply to the page that loads it (it would to a Web Worker).
-    expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
+  // The probe of packages/edge-platform/docs/decisions/019-probe-findings.md: static files carried no policy, although an SVG
+  // can carry script and any file may be opened as a document.
+  test("hashed built files (a script, a stylesheet, the icon, an SVG) keep their year-long cache and get the base set and the locked policy", async () => {
+    const html = await (await get("/about")).text();
+    const script = html.match(/\/assets\/[\w-]+\.js/)?.[0];
+    const stylesheet = html.match(/\/assets\/[\w-]+\.css/)?.[0];
+    // The icon is a built, fingerprinted file (packages/edge-platform/docs/decisions/018-paint-first.md).
+    const icon = html.match(/\/assets\/favicon-[\w-]+\.svg/)?.[0];
+    if (!script || !stylesheet || !icon) throw new Error("/about links no built script, stylesheet or icon");
+    expect((await get(icon)).headers.get("content-type")?.startsWith("image/svg+xml")).toBe(true);
+    for (const path of [script, stylesheet, icon]) {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expectBaseHeaders(response);
+      // A policy on a script or stylesheet does not apply to the page that loads it (it would to a Web Worker).
+      expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+    }
   });
+
+  test("a revalidated static file (304) keeps the locked policy", async () => {
+    const first = await get("/robots.txt");
+    const revalidated = await get("/robots.txt", {
+      headers: { "If-None-Match": first.headers.get("etag") ?? "" },
+    });
+    expect(revalidated.status).toBe(304);
+    expectBaseHeaders(revalidated);
+    expect(revalidated.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
+    expect(revalidated.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  test.each(["/about/", "/about/index.html", "/index.html"])(
+    "the assets' redirect of %s to a page's one address carries it too",
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(307);
+      expectBaseHeaders(response);
+      expect(response.headers.get("content-security-policy")).toBe(NON_DOCUMENT_CSP);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+    },
+  );
 });

@@ -2,9 +2,9 @@ import { readFile } from "node:fs/promises";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { type ServedBuild, serveBuild } from "edge-platform/local-server";
-import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
 // The local server (`npm start`, the benchmarks, the browser tests) sends what Cloudflare would: compressed
 // when the client takes gzip (packages/edge-platform/src/local-server/compression.ts). Read with node:http, which shows
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 let app: ServedBuild;
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS });
+  app = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY, vars: TEST_VARS });
 });
 
 afterAll(async () => {
@@ -38,7 +38,7 @@ function get(path: string, headers: Record<string, string> = {}, method = "GET")
 const GZIP = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 
 describe("compressed for a client that takes gzip, as Cloudflare sends it", () => {
-  test.each(["/now", "/", "/now.data"])(
+  test.each(["/now", "/", "/items.data"])(
     "%s: the same bytes, gzip, and Vary names Accept-Encoding",
     async (path) => {
       const plain = await get(path);
@@ -48,7 +48,7 @@ describe("compressed for a client that takes gzip, as Cloudflare sends it", () =
       expect(zipped.headers["content-encoding"]).toBe("gzip");
       expect(zipped.headers.vary).toMatch(/accept-encoding/i);
       expect(zipped.body.byteLength).toBeLessThan(plain.body.byteLength);
-      // /now renders its time per request, and every page its nonce: compare the rest.
+      // /now and /items render their time per request, and every page its nonce: compare the rest.
       const text = (body: Buffer) =>
         body
           .toString("utf8")
@@ -62,7 +62,7 @@ describe("compressed for a client that takes gzip, as Cloudflare sends it", () =
     const html = (await get("/")).body.toString("utf8");
     const script = html.match(/\/assets\/first-load-[\w-]+\.js/)?.[0];
     if (!script) throw new Error("/ links no first-load script");
-    const onDisk = await readFile(join(import.meta.dirname, "../../build/client", script));
+    const onDisk = await readFile(join(FIXTURE_BUILD_DIRECTORY, "client", script));
     const zipped = await get(script, GZIP);
     expect(zipped.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(zipped.body).equals(onDisk)).toBe(true);

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { launchWithBackForwardCache } from "edge-platform/testing";
+import { launchWithBackForwardCache } from "../../../src/testing/chromium.ts";
+import { expect, test } from "./fixture-app";
 
 /**
  * Pages rendered per request are `Cache-Control: private, no-store`. Chromium used to keep such

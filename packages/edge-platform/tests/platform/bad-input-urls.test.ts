@@ -1,7 +1,8 @@
-import { type ServedBuild, serveBuild } from "edge-platform/local-server";
-import { rawHead, rawRequest, TEST_VARS } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import { rawHead, rawRequest } from "../../src/testing/raw-http.ts";
 
 // Bad URLs : each answers a clear 4xx (or the page the URL normalises to), never a 500, and
 // never a redirect off the site. GETs change nothing; no case may reach the server-error path.
@@ -10,7 +11,11 @@ let app: ServedBuild;
 const errorLogs: WorkerdStructuredLog[] = [];
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS, onLog: (log) => log.level === "error" && errorLogs.push(log) });
+  app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: TEST_VARS,
+    onLog: (log) => log.level === "error" && errorLogs.push(log),
+  });
 });
 
 afterAll(async () => {

@@ -1,11 +1,12 @@
-import { type ServedBuild, serveBuild } from "edge-platform/local-server";
-import { type RawResponse, rawHead, rawRequest, TEST_VARS } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import { type RawResponse, rawHead, rawRequest } from "../../src/testing/raw-http.ts";
+import { fixtureWrites } from "./support/fixture-writes.ts";
 
 /**
- * Against the built Worker in workerd: plain http is sent to https except on loopback hosts, and
+ * Against the fixture's built Worker in workerd: plain http is sent to https except on loopback hosts, and
  * the local server answers only for the hosts it serves (DNS rebinding). workerd builds `request.url` from
  * the Host header (and X-Forwarded-Proto, as a TLS-terminating proxy sends it), so a raw request with
  * another Host is what a request for that name looks like to the Worker.
@@ -13,11 +14,17 @@ import { storedMessageCount } from "../support/messages-db.ts";
 
 let app: ServedBuild;
 let logs: WorkerdStructuredLog[] = [];
+/** Posts to /messages the fixture accepted (where a product would store them). */
+const writes = fixtureWrites();
 
 beforeAll(async () => {
   app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: TEST_VARS,
-    onLog: (log) => logs.push(log),
+    onLog: (log) => {
+      logs.push(log);
+      writes.onLog(log);
+    },
     allowedHosts: ["app.example", ".preview.example"],
   });
 });
@@ -68,11 +75,18 @@ describe("plain http on a public host is sent to https (308: method and body kep
   });
 
   test("a POST is redirected before any action code runs: nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const response = await postMessage("app.example", "http://app.example");
     expect(response.status).toBe(308);
     expect(response.headers.get("location")).toBe("https://app.example/messages");
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
+  });
+
+  test("the same post over https is accepted: one write (so the refusals' counts can fail)", async () => {
+    const before = await writes.settled();
+    const response = await postMessage("app.example", "https://app.example", ["X-Forwarded-Proto: https"]);
+    expect(response.status).toBe(303);
+    expect(await writes.settled()).toBe(before + 1);
   });
 
   test("the same request over https (X-Forwarded-Proto from the TLS proxy) is answered", async () => {
@@ -103,11 +117,11 @@ describe("the local server refuses hosts it does not serve (DNS rebinding)", () 
   });
 
   test("a rebound page posting to itself passes no same-origin check: 403, nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const port = app.url.port;
     const response = await postMessage(`evil.example:${port}`, `http://evil.example:${port}`);
     expect(response.status).toBe(403);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("the app does not run for a refused host (a failing loader logs nothing)", async () => {
@@ -165,14 +179,14 @@ describe("the host check holds whatever Miniflare headers a client sends", () =>
   );
 
   test("both at once, posting: 403, nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const port = app.url.port;
     const response = await postMessage("evil.example", `http://127.0.0.1:${port}`, [
       `MF-Original-URL: http://127.0.0.1:${port}/messages`,
       "MF-Route-Override: app",
     ]);
     expect(response.status).toBe(403);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("MF-Original-URL cannot move a request elsewhere: the page of the Host named is served", async () => {

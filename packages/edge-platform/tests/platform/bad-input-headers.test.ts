@@ -1,16 +1,26 @@
-import { type ServedBuild, serveBuild } from "edge-platform/local-server";
-import { rawHead, rawRequest, TEST_VARS } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import { rawHead, rawRequest } from "../../src/testing/raw-http.ts";
+import { fixtureWrites } from "./support/fixture-writes.ts";
 
-// Bad headers : a clear 4xx or the normal page, never a 500; a refused post stores nothing.
+// Bad headers : a clear 4xx or the normal page, never a 500; a refused post stores nothing (the fixture's
+// /messages logs each post it accepts: fixtureWrites counts them).
 
 let app: ServedBuild;
 const errorLogs: WorkerdStructuredLog[] = [];
+const writes = fixtureWrites();
 
 beforeAll(async () => {
-  app = await serveBuild({ vars: TEST_VARS, onLog: (log) => log.level === "error" && errorLogs.push(log) });
+  app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: TEST_VARS,
+    onLog: (log) => {
+      if (log.level === "error") errorLogs.push(log);
+      writes.onLog(log);
+    },
+  });
 });
 
 afterAll(async () => {
@@ -79,23 +89,23 @@ describe("Content-Type on a post", () => {
     ["JSON", "application/json"],
     ["a parameter only", "; charset=utf-8"],
   ])("%s answers 415 with the accepted types, nothing stored", async (_, type) => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const response = await postForm([`Content-Type: ${type}`]);
     expect(response.status).toBe(415);
     expect(response.body).toContain("application/x-www-form-urlencoded or multipart/form-data");
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("none at all answers 415, nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     expect((await postForm([])).status).toBe(415);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("multipart without a boundary answers 400, nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     expect((await postForm(["Content-Type: multipart/form-data"])).status).toBe(400);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 });
 
@@ -103,7 +113,7 @@ describe("methods", () => {
   test.each(["PUT", "PATCH", "DELETE"])(
     "%s to the /messages action answers 405 with Allow: POST, nothing stored",
     async (method) => {
-      const before = await storedMessageCount(app);
+      const before = await writes.settled();
       const response = await rawRequest(
         app.url,
         rawHead(method, "/messages", app.url, [
@@ -115,7 +125,7 @@ describe("methods", () => {
       );
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
-      expect(await storedMessageCount(app)).toBe(before);
+      expect(await writes.settled()).toBe(before);
     },
   );
 });
@@ -134,7 +144,7 @@ describe("Host, Origin and the request line", () => {
     ["another site", "https://evil.example"],
     ["null", "null"],
   ])("a post with Origin %s answers 403, nothing stored", async (_, origin) => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const body = FORM;
     const response = await rawRequest(
       app.url,
@@ -146,22 +156,22 @@ describe("Host, Origin and the request line", () => {
       body,
     );
     expect(response.status).toBe(403);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("an invalid Content-Length is refused with 400 by the runtime, nothing stored", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const head = rawHead("POST", "/messages", app.url, [
       `Origin: ${app.url.origin}`,
       "Content-Type: application/x-www-form-urlencoded",
       "Content-Length: abc",
     ]);
     expect((await rawRequest(app.url, head, FORM)).status).toBe(400);
-    expect(await storedMessageCount(app)).toBe(before);
+    expect(await writes.settled()).toBe(before);
   });
 
   test("Content-Length with chunked encoding: the chunked framing wins (RFC 9112), the form is read once", async () => {
-    const before = await storedMessageCount(app);
+    const before = await writes.settled();
     const head = rawHead("POST", "/messages", app.url, [
       `Origin: ${app.url.origin}`,
       "Content-Type: application/x-www-form-urlencoded",
@@ -171,6 +181,6 @@ describe("Host, Origin and the request line", () => {
     expect(
       (await rawRequest(app.url, head, `${FORM.length.toString(16)}\r\n${FORM}\r\n0\r\n\r\n`)).status,
     ).toBe(303);
-    expect(await storedMessageCount(app)).toBe(before + 1);
+    expect(await writes.settled()).toBe(before + 1);
   });
 });
