@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 const DEPLOY_POINTER = resolve(import.meta.dirname, "../.wrangler/deploy/config.json");
 
 /**
- * Runs `react-router build` with `env` (another BUILD_DIRECTORY, APP_DIRECTORY or WRANGLER_CONFIG) for a
+ * Runs React Router's build (`react-router build`, as `npm run build` runs it) with `env` (another BUILD_DIRECTORY, APP_DIRECTORY or WRANGLER_CONFIG) for a
  * build that is not the one to deploy: the benchmarks' baseline, the platform's test fixture. The Vite plugin
  * points wrangler's deploy config at the last build; that pointer is put back so `wrangler deploy` still ships
  * the product.
@@ -13,7 +13,8 @@ const DEPLOY_POINTER = resolve(import.meta.dirname, "../.wrangler/deploy/config.
 export async function buildAside(env: Record<string, string>, { quiet = false } = {}): Promise<void> {
   const pointer = await readFile(DEPLOY_POINTER, "utf8").catch(() => undefined);
   try {
-    execFileSync("npx", ["react-router", "build"], {
+    // As `npm run build` runs React Router's build (scripts/react-router.ts).
+    execFileSync(process.execPath, [resolve(import.meta.dirname, "react-router.ts"), "build"], {
       stdio: quiet ? "ignore" : ["ignore", "inherit", "inherit"],
       env: { ...process.env, ...env },
     });

@@ -76,7 +76,7 @@ export type BuildTimings = {
 };
 
 /**
- * `react-router build` in the copy, as `npm run build` runs it; fails with the build's output. React
+ * React Router's build in the copy, as `npm run build` runs it (scripts/react-router.ts); fails with the build's output. React
  * Router's pre-renderer gives each request 10 s and no retry; on a loaded machine the first request to a
  * cold preview server can take longer, so a build that failed that way is run once more (and says so).
  */
@@ -96,7 +96,7 @@ async function buildOnce(directory: string, nice: boolean): Promise<BuildTimings
   let lastPrerender: number | undefined;
   const output: string[] = [];
   // The shell's `times` prints the CPU time of the processes it waited for, their descendants included.
-  const build = `${nice ? "nice -n 10 " : ""}npx react-router build; status=$?; times; exit $status`;
+  const build = `${nice ? "nice -n 10 " : ""}node scripts/react-router.ts build; status=$?; times; exit $status`;
   // NODE_ENV as `npm run build` has it: vitest sets "test", which would make Vite build for development.
   const { NODE_ENV: _unused, ...env } = process.env;
   const child = spawn("sh", ["-c", build], { cwd: directory, env: { ...env, NO_COLOR: "1" } });
