@@ -21,7 +21,8 @@ beforeAll(async () => {
   url = new URL(`http://127.0.0.1:${port}/`);
   server = spawn(
     process.execPath,
-    [resolve(ROOT, "node_modules/@react-router/dev/bin.js"), "dev", "--port", String(port), "--strictPort"],
+    // React Router's dev server as `npm run dev` starts it (scripts/react-router.ts).
+    [resolve(ROOT, "scripts/react-router.ts"), "dev", "--port", String(port), "--strictPort"],
     {
       cwd: ROOT,
       env: { ...process.env, LOCAL_ALLOWED_HOSTS: "app.example, .preview.example" },
