@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { freePort } from "edge-platform/testing";
 import { expect, test } from "vitest";
-import { ROOT, startCommand } from "./run-script";
+import { ROOT, startCommand, warningsNobodyCanActOn } from "./run-script";
 
 // `npm run preview` serves the existing production build (`npm run build` first, as for the worker tests)
 // the way `npm start` does, without building again; `-- --port N` picks the port.
@@ -18,6 +18,8 @@ test("npm run preview -- --port N serves the built app on that port, without bui
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("<h1>About</h1>");
     expect(preview.output()).not.toContain("> edge-app@ build");
+    // `npm start`'s second half: nothing a newcomer cannot act on (quiet-output.test.ts has the build).
+    expect(warningsNobodyCanActOn(preview.output())).toEqual([]);
   } finally {
     await preview.stop();
   }

@@ -8,7 +8,8 @@ export type ScriptRun = { code: number | null; output: string; timedOut: boolean
 export type RunOptions = {
   /** Killed (with everything it started) after this long; the run then reports `timedOut`. */
   timeoutMs: number;
-  env?: Record<string, string>;
+  /** Variables set for the command (over the developer's environment); `undefined` unsets one. */
+  env?: Record<string, string | undefined>;
   /** Where to run; the repository's root by default. */
   cwd?: string;
   /**
@@ -38,7 +39,7 @@ export function startCommand(
     // Its own process group, so ending it ends npm, wrangler and workerd together.
     detached: true,
     stdio: [stdin === "terminal" ? "pipe" : "ignore", "pipe", "pipe"],
-    env: { ...developerEnvironment(), ...env },
+    env: environmentWith(env),
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -84,6 +85,39 @@ function developerEnvironment(): NodeJS.ProcessEnv {
     if (name === "NODE_ENV" || name.startsWith("VITEST") || name === "TEST") delete env[name];
   }
   return env;
+}
+
+/** The developer's environment with `env` over it, a variable given as `undefined` removed. */
+function environmentWith(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const result = developerEnvironment();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete result[name];
+    else result[name] = value;
+  }
+  return result;
+}
+
+/**
+ * What the commands a newcomer runs first (`npm run dev`, `build`, `start`) must never print: warnings
+ * nobody working on the product can act on, each removed where it came from.
+ */
+export const WARNINGS_NOBODY_CAN_ACT_ON: readonly RegExp[] = [
+  // Vite 8 on React Router 7's `envFile: false` (packages/edge-platform/src/vite/react-router-env-dir.ts).
+  /`envFile` option is deprecated/,
+  /deprecated/i,
+  // Rolldown on a Vite plugin's change without a map (vite-plugin.ts, sourceMapsOutsideAssets).
+  /SOURCEMAP_BROKEN|Sourcemap is likely to be incorrect/,
+  // React Router on public browser maps, which the platform's never are (the same plugin).
+  /Source maps are enabled in production/,
+  // Miniflare's download of Cloudflare's `request.cf` sample, offline (vite-plugin.ts, platformConfig).
+  /Unable to fetch the `Request\.cf` object/,
+];
+
+/** The lines of `output` that match one of WARNINGS_NOBODY_CAN_ACT_ON. */
+export function warningsNobodyCanActOn(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => WARNINGS_NOBODY_CAN_ACT_ON.some((pattern) => pattern.test(line)));
 }
 
 /** Runs a shell command to its end (or its time-out). */
