@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           // The product's own; the platform's are its package's (packages/edge-platform/vitest.config.ts).
           name: "unit",
-          include: ["packages/edge-platform/tests/unit/**/*.test.{ts,tsx}"],
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           // The property-based files run thousands of cases per test: bounded by count, not by the clock.
           testTimeout: 30_000,
