@@ -184,6 +184,9 @@ test("visible links are prefetched in the order they appear; intent moves a link
 
   hold.letThrough(() => true);
   while (hold.held.length > 0) await hold.release();
+  // The queue starts the rest as slots free; on a busy machine the network may rest longer than
+  // `networkidle`'s half second between two of them, so wait for every target instead.
+  await expect.poll(() => new Set(hold.seen.map(targetOf)).size, { timeout: 10_000 }).toBe(6);
   await page.waitForLoadState("networkidle");
   expect(hold.mostHeld).toBe(5);
   // Every target once, in the order its first file was asked for (the glossary's code imports a chunk it
