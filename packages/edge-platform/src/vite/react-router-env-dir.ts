@@ -10,7 +10,7 @@
  * rewrite the option only in the child compiler: the other servers run no plugin.
  *
  * Nothing else changes. Once React Router passes `envDir` itself there is nothing to replace, and
- * tests/unit/react-router-env-dir.test.ts says the CLI wrapper can go.
+ * packages/edge-platform/tests/unit/react-router-env-dir.test.ts says the CLI wrapper can go.
  */
 export const DEPRECATED_OPTION = "envFile: false";
 const REPLACEMENT = "envDir: false";
