@@ -47,6 +47,8 @@ export async function purgePages(
       purged = result.success;
       if (!purged) logPurgeFailure(all, result.errors);
     } catch (error) {
+      // The purge could not even be asked (the cache's API threw): as good as refused.
+      purged = false;
       logPurgeFailure(all, [String(error)]);
     }
   }
