@@ -103,6 +103,9 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
     // A page rendered per request says `private, no-store`: the cache passes it by.
     expect((await request.get("/messages")).headers()["cf-cache-status"]).toBe("BYPASS");
     // A client cannot name the purge address the Worker is given, nor skip the cache.
+    await expect
+      .poll(async () => (await request.get("/messages/latest")).headers()["cf-cache-status"])
+      .toBe("HIT");
     const forged = await request.get("/messages/latest", {
       headers: {
         "x-edge-platform-dev-cache-origin": "guess",
@@ -110,6 +113,16 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
       },
     });
     expect(forged.headers()["cf-cache-status"]).toBe("HIT");
+    // A post naming an address that answers nothing still purges through the dev server's own: the poster
+    // is sent to the page itself, not to a `?fresh=` address no copy answers (what a failed purge does).
+    const baseURL = new URL(forged.url()).origin;
+    const post = await request.post("/messages", {
+      headers: { Origin: baseURL, "x-edge-platform-dev-cache-purge": "http://127.0.0.1:9/purge" },
+      form: { name: "Forger", text: "purged the right way", submissionId: crypto.randomUUID() },
+      maxRedirects: 0,
+    });
+    expect(post.status()).toBe(303);
+    expect(post.headers().location).toBe("/messages");
   });
 
   test("a post purges the shared page: the poster and the next visitor see the new message", async ({
