@@ -2,7 +2,8 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { platformConfig } from "../../packages/edge-platform/src/config.server";
 import { createRequestErrors } from "../../packages/edge-platform/src/errors/request-errors";
-import { isPageDataRequest, requestPlatform } from "../../packages/edge-platform/src/request-context";
+import { requestPlatform } from "../../packages/edge-platform/src/request-context";
+import { isPageDataPath } from "../../packages/edge-platform/src/single-fetch";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
 // read, nothing else.
@@ -14,7 +15,7 @@ export default {
     context.set(requestPlatform, {
       env,
       config: platformConfig(env),
-      pageData: isPageDataRequest(request),
+      pageData: isPageDataPath(new URL(request.url).pathname),
       nonce: "",
       errors: createRequestErrors(),
       tracer: undefined,

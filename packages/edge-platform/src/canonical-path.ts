@@ -13,6 +13,7 @@
  * survives the redirect unchanged: no loop. Everything here is a pure function of the route tree.
  */
 import { matchRoutes, type RouteMatch, type RouteObject } from "react-router";
+import { pageDataPath, pageOfDataPath } from "./single-fetch";
 
 /** A route path's dynamic segment (`:id`, `:lang?`, `:id.json`) and optional static one (`en?`). */
 const DYNAMIC_SEGMENT = /^:([\w-]+)(\?)?(.*)$/;
@@ -129,9 +130,9 @@ export function canonicalLocations(
     return canonical;
   }
   return (url) => {
-    const data = pageDataOf(url.pathname, basename);
+    const data = pageOfDataPath(url.pathname, basename);
     const page = data ?? url.pathname;
-    if ((data === undefined || dataPathOf(page, basename) === url.pathname) && isPlain(page))
+    if ((data === undefined || pageDataPath(page, basename) === url.pathname) && isPlain(page))
       return undefined;
     return locationOf(url, options, canonicalOf);
   };
@@ -142,10 +143,10 @@ function locationOf(
   { basename = "/", staticRouteIds }: CanonicalOptions,
   canonicalOf: (page: string) => CanonicalPage | undefined,
 ): string | undefined {
-  const data = pageDataOf(url.pathname, basename);
+  const data = pageOfDataPath(url.pathname, basename);
   const canonical = canonicalOf(data ?? url.pathname);
   if (canonical === undefined) return undefined;
-  const target = data === undefined ? canonical.path : dataPathOf(canonical.path, basename);
+  const target = data === undefined ? canonical.path : pageDataPath(canonical.path, basename);
   if (target === url.pathname) return undefined;
   const onlyTrailingSlash = data === undefined && url.pathname.replace(/\/+$/, "") === target;
   if (onlyTrailingSlash && staticRouteIds?.has(canonical.routeId)) return undefined;
@@ -185,24 +186,6 @@ export function spelledAsDeclared(
       .split("/")
       .every((segment) => (declared.get(segment.toLowerCase()) ?? segment) === segment);
   };
-}
-
-/**
- * The page a single-fetch data path belongs to, as React Router's server reads it (`getNormalizedPath`, with
- * `v8_trailingSlashAwareDataRequests` off): `/_root.data` is the root, `/a.data` and `/a/.data` are `/a`.
- */
-export function pageDataOf(pathname: string, basename = "/"): string | undefined {
-  if (!pathname.endsWith(".data")) return undefined;
-  const base = basename.replace(/\/+$/, "");
-  if (pathname.toLowerCase() === `${base}/_root.data`.toLowerCase()) return base || "/";
-  const page = pathname.slice(0, -".data".length);
-  return page.length > 1 && page.endsWith("/") ? page.slice(0, -1) : page || "/";
-}
-
-/** The data URL React Router's browser code asks for, for a page's path. */
-function dataPathOf(page: string, basename: string): string {
-  const base = basename.replace(/\/+$/, "");
-  return page === (base || "/") ? `${base}/_root.data` : `${page}.data`;
 }
 
 /** The path written from the matched routes' declarations and the decoded params. */

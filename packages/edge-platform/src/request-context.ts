@@ -40,8 +40,3 @@ export const requestPlatform = createContext<RequestPlatform>();
 export function getRequestPlatform(context: Readonly<RouterContextProvider>): RequestPlatform {
   return context.get(requestPlatform);
 }
-
-/** Whether a request asks for page data (React Router's `<path>.data`, `/_root.data` for `/`), not a document. */
-export function isPageDataRequest(request: Request): boolean {
-  return new URL(request.url).pathname.endsWith(".data");
-}

@@ -2,6 +2,7 @@ import { PREFETCH_CONCURRENCY } from "../constants";
 import { PageDataCache } from "../prefetch/page-data-cache";
 import { PrefetchQueue } from "../prefetch/prefetch-queue";
 import { isLoaded, loadStyle, markLoaded, preloadModule } from "../prefetch/preload";
+import { pageDataPath } from "../single-fetch";
 import { LinkPrefetcher } from "./link-prefetch";
 import { prefetchStaleTime } from "./page-data";
 import { pageDataFetch } from "./page-data-fetch";
@@ -12,7 +13,6 @@ import {
   interceptNavigate,
   loadedAssetUrls,
   opensLikePageData,
-  pageDataPath,
   type RouterInternals,
 } from "./react-router-adapter";
 import { RouteAnnouncer } from "./route-announcer";

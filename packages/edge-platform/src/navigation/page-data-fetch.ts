@@ -3,13 +3,9 @@ import { streamWithPeeked } from "../http/peeked-stream";
 import type { PageDataCache } from "../prefetch/page-data-cache";
 import { toResponse, toStored } from "../prefetch/page-data-cache";
 import type { PrefetchQueue } from "../prefetch/prefetch-queue";
+import { pageOfDataPath, requestedRouteIds } from "../single-fetch";
 import { navigateFully, navigationLoading } from "./full-navigation";
-import {
-  cancelledByRouter,
-  isAppDataResponse,
-  opensLikePageData,
-  pageOfDataPath,
-} from "./react-router-adapter";
+import { cancelledByRouter, isAppDataResponse, opensLikePageData } from "./react-router-adapter";
 
 type PageDataFetchParts = {
   router: DataRouter;
@@ -49,7 +45,7 @@ export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFet
     const navigation = navigationLoading(router, page);
     if (!navigation) return nativeFetch(input, init);
     // Kept: the answer for the whole page (`_routes` asks for some of its routes only).
-    const staleTime = url.searchParams.has("_routes") ? 0 : staleTimeOf(page);
+    const staleTime = requestedRouteIds(url) !== undefined ? 0 : staleTimeOf(page);
     const keep = staleTime > 0 ? keepFor(dataPath, staleTime) : ignore;
     let answer: Response | undefined;
     try {

@@ -134,22 +134,6 @@ export function cancelledByRouter(input: RequestInfo | URL, init?: RequestInit):
   return (init?.signal ?? (input instanceof Request ? input.signal : undefined))?.aborted === true;
 }
 
-/**
- * Assumption "single-fetch URLs": the URL of a page's data (`/` -> `/_root.data`, `/about` ->
- * `/about.data`; the `_routes` query it may add does not change which page it is). Must follow
- * `future.v8_trailingSlashAwareDataRequests` if that flag is turned on (decision 002).
- */
-export function pageDataPath(pathname: string): string {
-  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return trimmed === "/" ? "/_root.data" : `${trimmed}.data`;
-}
-
-/** The page a data URL is for, or undefined when the URL is not page data. */
-export function pageOfDataPath(dataPath: string): string | undefined {
-  if (dataPath === "/_root.data") return "/";
-  return dataPath.endsWith(".data") ? dataPath.slice(0, -".data".length) : undefined;
-}
-
 /** Assumption "single-fetch bodies are turbo-streams, which open with `[`". */
 export function opensLikePageData(firstByte: number | undefined): boolean {
   return firstByte === OPENING_BRACKET;

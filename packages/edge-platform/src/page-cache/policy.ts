@@ -9,6 +9,7 @@
  */
 
 import { PER_REQUEST_CACHE_CONTROL } from "../cache-headers.ts";
+import { pageOfPath } from "../single-fetch.ts";
 
 /** What a stored page may be served for: `sMaxAge` fresh, then `staleWhileRevalidate` more while refreshed. */
 export type SharedCachePolicy = { sMaxAge: number; staleWhileRevalidate: number; tags: string[] };
@@ -86,20 +87,13 @@ export function keyedRequest(url: URL): Request {
   return new Request(url.href, { method: "GET" });
 }
 
-/** The page a path belongs to, for purges by path: `/a/b.data` is `/a/b`'s data, `/_root.data` is `/`'s. */
-export function pagePathOf(pathname: string): string {
-  if (pathname === "/_root.data") return "/";
-  const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
-  return page.length > 1 && page.endsWith("/") ? page.slice(0, -1) : page || "/";
-}
-
 /**
  * The tag every shared answer of a page carries, its document and its `.data` alike, so that a purge by the
  * page's path reaches both (Workers Cache purges by tag or by path prefix, and a prefix would also reach
  * `/messages/latest-archive`). A comma would split the tag: it is written as in a URL.
  */
 export function pathTag(pathname: string): string {
-  return `path:${pagePathOf(pathname).replaceAll(",", "%2C")}`;
+  return `path:${pageOfPath(pathname).replaceAll(",", "%2C")}`;
 }
 
 /**

@@ -16,8 +16,9 @@ import { missingAllowHeader } from "../http/allow";
 import { withHeaderChanges } from "../http/response-headers";
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
-import { isPageDataRequest, type RequestPlatform, requestPlatform } from "../request-context";
+import { type RequestPlatform, requestPlatform } from "../request-context";
 import { missingSecurityHeaders } from "../security-headers";
+import { isPageDataPath } from "../single-fetch";
 import { canonicalRedirect } from "./canonical-redirect";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
@@ -56,7 +57,7 @@ const app = {
     const platform: RequestPlatform = {
       env,
       config,
-      pageData: isPageDataRequest(request),
+      pageData: isPageDataPath(new URL(request.url).pathname),
       // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
       // never does, and 16 random bytes in base64 cost more than the rest of this object.
       get nonce() {

@@ -6,7 +6,6 @@ import {
   canonicalLocations,
   canonicalPath,
   type ManifestRoute,
-  pageDataOf,
   routeTree,
   spelledAsDeclared,
 } from "../../src/canonical-path.ts";
@@ -167,24 +166,6 @@ describe("canonicalPath under a basename", () => {
     ["/app/items/%61ms/", "/app/items/ams"],
   ])("%s -> %s", (path, expected) => {
     expect(canonical(path, "/app")).toBe(expected);
-  });
-});
-
-describe("pageDataOf: the page a data request is for, as React Router's server reads it", () => {
-  test.each([
-    ["/_root.data", "/"],
-    ["/.data", "/"],
-    ["/about.data", "/about"],
-    ["/about/.data", "/about"],
-    ["/About.data", "/About"],
-    ["/about", undefined],
-  ])("%s -> %s", (path, expected) => {
-    expect(pageDataOf(path)).toBe(expected);
-  });
-
-  test("under a basename", () => {
-    expect(pageDataOf("/app/_root.data", "/app/")).toBe("/app");
-    expect(pageDataOf("/app/about.data", "/app")).toBe("/app/about");
   });
 });
 

@@ -3,7 +3,6 @@ import {
   cacheTags,
   keyedRequest,
   mayShareAnswer,
-  pagePathOf,
   pathTag,
   policyNonce,
   sharedCachePolicy,
@@ -103,19 +102,17 @@ describe("what a shared answer tells the edge and the browser", () => {
     });
   });
 
+  test("a page and its data carry one path tag, which a comma cannot split", () => {
+    expect(pathTag("/a.data")).toBe(pathTag("/a"));
+    expect(pathTag("/_root.data")).toBe("path:/");
+    expect(pathTag("/messages/latest/")).toBe("path:/messages/latest");
+    expect(pathTag("/a,b")).toBe("path:/a%2Cb");
+  });
+
   test("no stale time, no stale-while-revalidate", () => {
     const headers = sharedPageHeaders({ sMaxAge: 5, staleWhileRevalidate: 0, tags: [] }, "/m.data");
     expect(headers["Cloudflare-CDN-Cache-Control"]).toBe("max-age=5");
     expect(headers["Cache-Tag"]).toBe("path:/m");
-  });
-
-  test("a page and its data carry one path tag, which a comma cannot split", () => {
-    expect(pagePathOf("/messages/latest.data")).toBe("/messages/latest");
-    expect(pagePathOf("/_root.data")).toBe("/");
-    expect(pagePathOf("/messages/latest/")).toBe("/messages/latest");
-    expect(pathTag("/a.data")).toBe(pathTag("/a"));
-    expect(pathTag("/_root.data")).toBe("path:/");
-    expect(pathTag("/a,b")).toBe("path:/a%2Cb");
   });
 });
 

@@ -1,28 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../../src/constants";
 import { prefetchStaleTime } from "../../src/navigation/page-data";
-import { pageDataPath, pageOfDataPath } from "../../src/navigation/react-router-adapter";
 import { PageDataCache, toResponse } from "../../src/prefetch/page-data-cache";
-
-describe("page data URLs (React Router's single-fetch names)", () => {
-  test.each([
-    ["/", "/_root.data"],
-    ["/about", "/about.data"],
-    ["/about/", "/about.data"],
-    ["/items/ams", "/items/ams.data"],
-  ])("%s -> %s", (page, data) => {
-    expect(pageDataPath(page)).toBe(data);
-  });
-
-  test.each([
-    ["/_root.data", "/"],
-    ["/items/ams.data", "/items/ams"],
-    ["/items/ams", undefined],
-    ["/app.js", undefined],
-  ])("%s is the data of %s", (data, page) => {
-    expect(pageOfDataPath(data)).toBe(page);
-  });
-});
 
 describe("stale times (packages/edge-platform/docs/contract.md C5)", () => {
   test("the constants are those of the contract", () => {

@@ -16,9 +16,9 @@ import {
   isAppDataResponse,
   onSubmission,
   opensLikePageData,
-  pageDataPath,
   routeAssets,
 } from "../../src/navigation/react-router-adapter";
+import { pageDataPath } from "../../src/single-fetch";
 
 // One test per assumption packages/edge-platform/src/navigation/react-router-adapter.ts makes about React Router, each
 // against the installed React Router itself: an upgrade that changes one fails the test named after it.
