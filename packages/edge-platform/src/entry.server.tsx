@@ -10,13 +10,12 @@ import {
 import { STATIC_ROUTE_IDS } from "./build-config";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
-import { inlineStyleHashes } from "./inline-stylesheets";
+import { setRenderedDocumentHeaders } from "./headers";
 import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { sharedCachePolicy } from "./page-cache/policy";
-import { preloadLinkHeader, routeStylesheets, splitHead } from "./preload-links";
+import { routeStylesheets, splitHead } from "./preload-links";
 import { getRequestPlatform } from "./request-context";
-import { documentSecurityHeaders } from "./security-headers";
 
 /** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
 export const instrumentations = [routeTracing];
@@ -72,22 +71,15 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
 
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // The rendered <head>, which both the policy and the `Link` header are read from.
+  // The rendered <head>, which both the policy and the `Link` header are read from (headers.ts).
   const { head, body: document } = await splitHead(body);
-  const development = import.meta.env.DEV;
-  const reportOrigin = config.monitoring?.directOrigin;
-  // The inlined stylesheets are allowed by the hashes the build computed, as on pre-rendered pages and the
-  // edge cache's copies (which have no nonce): packages/edge-platform/docs/decisions/022-inline-critical-css.md.
-  const styleSha256 = inlineStyleHashes(head, INLINE_STYLESHEETS);
-  for (const [name, value] of Object.entries(
-    documentSecurityHeaders({ nonce }, { development, reportOrigin, styleSha256 }),
-  ))
-    responseHeaders.set(name, value);
-  // The page's linked stylesheets and first-load modules as a `Link` header, for 103 Early Hints
-  // (packages/edge-platform/docs/decisions/018-paint-first.md); pre-rendered pages get theirs in packages/edge-platform/src/worker/static-pages.ts.
-  const preloads = preloadLinkHeader(head);
-  if (preloads) responseHeaders.set("Link", preloads);
+  setRenderedDocumentHeaders(
+    responseHeaders,
+    head,
+    nonce,
+    { development: import.meta.env.DEV, reportOrigin: config.monitoring?.directOrigin },
+    INLINE_STYLESHEETS,
+  );
   return new Response(document, { headers: responseHeaders, status: statusCode });
 }
 

@@ -8,7 +8,6 @@
  * convention). Nothing else is ever shared.
  */
 
-import { PER_REQUEST_CACHE_CONTROL } from "../cache-headers.ts";
 import { pageOfPath } from "../single-fetch.ts";
 
 /** What a stored page may be served for: `sMaxAge` fresh, then `staleWhileRevalidate` more while refreshed. */
@@ -94,25 +93,6 @@ export function keyedRequest(url: URL): Request {
  */
 export function pathTag(pathname: string): string {
   return `path:${pageOfPath(pathname).replaceAll(",", "%2C")}`;
-}
-
-/**
- * What an answer a route declared shareable leaves the Worker with: Workers Cache keeps it for the route's
- * `s-maxage` and serves it stale for its `stale-while-revalidate` while one request refreshes it
- * (`Cloudflare-CDN-Cache-Control`, which Cloudflare reads before `Cache-Control` and removes before the
- * answer leaves; `max-age`, because `s-maxage` would switch stale serving off), tagged by the route's tags
- * and the page's path (`Cache-Tag`, also removed by Cloudflare). The browser keeps no copy
- * (`private, no-store`): the edge holds the only shared one, which a purge reaches.
- */
-export function sharedPageHeaders(policy: SharedCachePolicy, pathname: string): Record<string, string> {
-  const staleWhileRevalidate = policy.staleWhileRevalidate
-    ? `, stale-while-revalidate=${policy.staleWhileRevalidate}`
-    : "";
-  return {
-    "Cloudflare-CDN-Cache-Control": `max-age=${policy.sMaxAge}${staleWhileRevalidate}`,
-    "Cache-Tag": [...policy.tags, pathTag(pathname)].join(","),
-    "Cache-Control": PER_REQUEST_CACHE_CONTROL,
-  };
 }
 
 /**

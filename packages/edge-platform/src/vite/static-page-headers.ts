@@ -1,4 +1,4 @@
-import { BASE_SECURITY_HEADERS, NON_DOCUMENT_SECURITY_HEADERS } from "../security-headers.ts";
+import { BASE_SECURITY_HEADERS, NON_DOCUMENT_SECURITY_HEADERS } from "../headers.ts";
 
 /** Limits of Cloudflare's `_headers` file; rules beyond them are ignored, so the build fails instead. */
 export const HEADERS_FILE_MAX_RULES = 100;

@@ -1,23 +1,20 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { EXTRA_ACTION_ORIGINS } from "../build-config";
-import { missingCacheHeaders } from "../cache-headers";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../config.server";
 import { MONITORING_TUNNEL_PATH } from "../constants";
 import { isControlFlow } from "../errors/control-flow";
-import { createRequestErrors, type RequestReporting } from "../errors/request-errors";
+import { createRequestErrors } from "../errors/request-errors";
 import { recordServerError } from "../errors/server-error.server";
 import {
   answerRequest,
   withHeadersFailureAnswer,
   withServerErrorDigests,
 } from "../errors/with-error-digests.server";
-import { missingAllowHeader } from "../http/allow";
-import { withHeaderChanges } from "../http/response-headers";
+import { withPlatformHeaders, withRetryAfter } from "../headers";
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { type RequestPlatform, requestPlatform } from "../request-context";
-import { missingSecurityHeaders } from "../security-headers";
 import { isPageDataPath } from "../single-fetch";
 import { canonicalRedirect } from "./canonical-redirect";
 import { unknownRouteIds } from "./data-requests";
@@ -26,6 +23,7 @@ import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
 import { answerSharedPages } from "./shared-pages";
 import { isStaticPageRequest, serveStaticPage } from "./static-pages";
+import { type Next, runSteps, type Step, type StepContext } from "./steps";
 import { workersCachePurger } from "./workers-cache";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
@@ -42,61 +40,27 @@ function answerHeadersFailure() {
   return handleHeadersFailure;
 }
 
-/** The app itself; `reporting` is how this request is reported (none without a DSN). */
-const app = {
-  // Any Request: a shared page is rendered from its URL alone (packages/edge-platform/src/worker/shared-pages.ts), with no `cf`.
-  async fetch(
-    request: Request,
-    env: Env,
-    ctx: ExecutionContext,
-    config: PlatformConfig,
-    reporting?: RequestReporting,
-  ) {
-    const context = new RouterContextProvider();
-    let nonce: string | undefined;
-    const platform: RequestPlatform = {
-      env,
-      config,
-      pageData: isPageDataPath(new URL(request.url).pathname),
-      // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
-      // never does, and 16 random bytes in base64 cost more than the rest of this object.
-      get nonce() {
-        nonce ??= createNonce();
-        return nonce;
-      },
-      errors: createRequestErrors(reporting?.report),
-      cachePurger: workersCachePurger(ctx, env, request),
-      tracer: reporting?.tracer,
-      waitUntil(promise) {
-        // Recorded even when the visitor has gone: this work was meant to finish without them.
-        ctx.waitUntil(
-          promise.catch((error: unknown) => {
-            if (!isControlFlow(error)) recordServerError(error, { request, context });
-          }),
-        );
-      },
-    };
-    context.set(requestPlatform, platform);
-    const response = await answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
-    // A write refused for its client's limit: React Router drops an action's headers on a page whose route
-    // has no `headers` export, so the wait is stated here, on the document and the page data alike.
-    if (platform.retryAfterSeconds !== undefined && response.status === 429) {
-      return withHeaderChanges(response, [["Retry-After", String(platform.retryAfterSeconds)]]);
-    }
-    return response;
-  },
-};
+/**
+ * The Worker, as the list of steps every request goes through, in order. Each step answers or hands the
+ * request to the next (`steps.ts`); the last one renders. packages/edge-platform/docs/ARCHITECTURE.md shows
+ * the same list.
+ */
+const STEPS: readonly Step[] = [
+  // Whatever answers below leaves with the platform's headers (headers.ts): the base set, a policy under
+  // which nothing runs for anything but a page, per-request caching unless a route shared it, a 405's Allow.
+  async (request, context, next) => withPlatformHeaders(await next(request, context)),
+  httpsOnly,
+  sameSiteWrites,
+  monitoringTunnel,
+  knownRouteIds,
+  canonicalPath,
+  prerenderedPages,
+  sharedPages,
+  reporting,
+  renderApp,
+];
 
-type MonitoredApp = {
-  fetch(request: Request, env: Env, ctx: ExecutionContext, config: PlatformConfig): Promise<Response>;
-};
-
-/** The app with error reporting, loaded on the first request that has a DSN configured. */
-let monitoredApp: Promise<MonitoredApp> | undefined;
-function withReporting(): Promise<MonitoredApp> {
-  monitoredApp ??= import("./with-monitoring").then(({ withMonitoring }) => withMonitoring(app));
-  return monitoredApp;
-}
+const handle = runSteps(STEPS);
 
 export default {
   async fetch(request, env, ctx) {
@@ -114,85 +78,125 @@ export default {
         ),
       );
     }
-    return withPlatformHeaders(await routeRequest(request, env, ctx, config));
+    return handle(request, { url: new URL(request.url), env, ctx, config });
   },
 } satisfies ExportedHandler<Env>;
 
+/** Plain http is redirected to https (not on local hosts). */
+function httpsOnly(request: Request, context: StepContext, next: Next) {
+  return httpsRedirect(context.url) ?? next(request, context);
+}
+
 /**
- * The one door: https, the cross-site gate, the tunnel, unknown `_routes`, the canonical spelling of a page's
- * path, pre-rendered pages, shared pages, then the app (with or without reporting).
+ * packages/edge-platform/docs/contract.md C6: a write from another site is refused before any action code
+ * runs (React Router's own check stays behind it), and before the tunnel reads or forwards anything: a page
+ * on another site must not spend the Sentry quota through its visitors' browsers (a text/plain post needs no
+ * CORS preflight).
  */
-async function routeRequest(
-  request: Request<unknown, IncomingRequestCfProperties>,
-  env: Env,
-  ctx: ExecutionContext,
-  config: PlatformConfig,
-): Promise<Response> {
-  const url = new URL(request.url);
-  const toHttps = httpsRedirect(url);
-  if (toHttps) return toHttps;
-  const { pathname } = url;
-  // packages/edge-platform/docs/contract.md C6: refused before any action code runs (React Router's own check stays behind it), and
-  // before the tunnel reads or forwards anything: a page on another site must not spend the Sentry quota
-  // through its visitors' browsers (a text/plain post needs no CORS preflight).
+function sameSiteWrites(request: Request, context: StepContext, next: Next) {
   if (isCrossSiteMutation(request, EXTRA_ACTION_ORIGINS)) {
     return plainText(403, "Forbidden: this request comes from another site.");
   }
-  // The tunnel comes before the rest and outside tracing: reports about reports would loop (packages/edge-platform/docs/contract.md C7).
-  if (pathname === MONITORING_TUNNEL_PATH || pathname === `${MONITORING_TUNNEL_PATH}/`) {
-    const settings = tunnelSettings(config);
-    if (!settings) return new Response("Not Found", { status: 404 });
-    return forwardEnvelope(request, settings, () => clientOverLimit(env, "MONITORING_RATE_LIMIT", request));
+  return next(request, context);
+}
+
+/** The tunnel comes before the rest and outside tracing: reports about reports would loop (contract C7). */
+function monitoringTunnel(request: Request, context: StepContext, next: Next) {
+  const { pathname } = context.url;
+  if (pathname !== MONITORING_TUNNEL_PATH && pathname !== `${MONITORING_TUNNEL_PATH}/`) {
+    return next(request, context);
   }
-  const unknownRoutes = unknownRouteIds(url, routeIds);
+  const settings = tunnelSettings(context.config);
+  if (!settings) return new Response("Not Found", { status: 404 });
+  return forwardEnvelope(request, settings, () =>
+    clientOverLimit(context.env, "MONITORING_RATE_LIMIT", request),
+  );
+}
+
+/** Page data naming a route this app does not have is a bug or a probe (data-requests.ts). */
+function knownRouteIds(request: Request, context: StepContext, next: Next) {
+  const unknownRoutes = unknownRouteIds(context.url, routeIds);
   if (unknownRoutes.length > 0) {
     return plainText(400, `Bad Request: _routes names no route of this app (${unknownRoutes.join(", ")}).`);
   }
-  // One page, one address: before the pre-rendered pages (served by exact path) and anything shared (Workers
-  // Cache keys by the URL), so no other spelling renders a page or stores a copy of it (packages/edge-platform/docs/caching.md).
-  const toCanonical = canonicalRedirect(request, url);
-  if (toCanonical) return toCanonical;
-  // Pre-rendered pages: the asset as built, with the page's policy (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md).
-  if (isStaticPageRequest(request, url)) {
-    // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
-    const page = await serveStaticPage(request, env.ASSETS, {
-      reportOrigin: config.monitoring?.directOrigin,
-    });
-    if (page) return page;
-  }
-  // Answers a route declared shareable leave as Workers Cache may store them (packages/edge-platform/docs/caching.md).
-  return answerSharedPages(request, url, {
-    render: (toRender) => renderApp(toRender, env, ctx, config),
-    policy: { reportOrigin: config.monitoring?.directOrigin },
-  });
-}
-
-/** The app renders; without a DSN, reporting is off and the SDK is not even loaded. */
-async function renderApp(
-  request: Request,
-  env: Env,
-  ctx: ExecutionContext,
-  config: PlatformConfig,
-): Promise<Response> {
-  if (!config.monitoring) return app.fetch(request, env, ctx, config);
-  return (await withReporting()).fetch(request, env, ctx, config);
+  return next(request, context);
 }
 
 /**
- * Pages get their security headers from the renderer (it holds the nonce); every other answer gets the base
- * set and a policy under which nothing runs (packages/edge-platform/src/security-headers.ts). Everything the Worker
- * answers is kept out of shared caches unless it says otherwise (packages/edge-platform/src/cache-headers.ts). A 405
- * says what is allowed (packages/edge-platform/src/http/allow.ts).
+ * One page, one address: before the pre-rendered pages (served by exact path) and anything shared (Workers
+ * Cache keys by the URL), so no other spelling renders a page or stores a copy of it (docs/caching.md).
  */
-function withPlatformHeaders(response: Response): Response {
-  const missing = Object.entries({
-    ...missingSecurityHeaders(response.headers),
-    ...missingCacheHeaders(response.headers),
-    ...missingAllowHeader(response.status, response.headers),
+function canonicalPath(request: Request, context: StepContext, next: Next) {
+  return canonicalRedirect(request, context.url) ?? next(request, context);
+}
+
+/** Pre-rendered pages: the asset as built, with the page's policy (decisions/010-static-page-csp-at-scale.md). */
+async function prerenderedPages(request: Request, context: StepContext, next: Next) {
+  if (isStaticPageRequest(request, context.url)) {
+    // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
+    const page = await serveStaticPage(request, context.env.ASSETS, {
+      reportOrigin: context.config.monitoring?.directOrigin,
+    });
+    if (page) return page;
+  }
+  return next(request, context);
+}
+
+/**
+ * Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md): rendered by the
+ * steps after this one, from the URL alone when the visitor's request carried anything of theirs.
+ */
+function sharedPages(request: Request, context: StepContext, next: Next) {
+  return answerSharedPages(request, context.url, {
+    render: (toRender) => next(toRender, context),
+    policy: { reportOrigin: context.config.monitoring?.directOrigin },
   });
-  if (missing.length === 0) return response;
-  // In place where the headers may change; responses from fetch() or Response.redirect() are copied.
-  return withHeaderChanges(response, missing);
+}
+
+/**
+ * With a DSN, the request is reported (with-monitoring.ts, which loads Sentry's SDK on the first such
+ * request); without one, reporting is off and the SDK is never loaded.
+ */
+let monitoring: Promise<typeof import("./with-monitoring")> | undefined;
+async function reporting(request: Request, context: StepContext, next: Next) {
+  if (!context.config.monitoring) return next(request, context);
+  monitoring ??= import("./with-monitoring");
+  return (await monitoring).reportRequest(request, context, next);
+}
+
+/** The last step: React Router renders the page, its data or its action's answer. */
+async function renderApp(request: Request, { env, ctx, config, reporting }: StepContext) {
+  const context = new RouterContextProvider();
+  let nonce: string | undefined;
+  const platform: RequestPlatform = {
+    env,
+    config,
+    pageData: isPageDataPath(new URL(request.url).pathname),
+    // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
+    // never does, and 16 random bytes in base64 cost more than the rest of this object.
+    get nonce() {
+      nonce ??= createNonce();
+      return nonce;
+    },
+    errors: createRequestErrors(reporting?.report),
+    cachePurger: workersCachePurger(ctx, env, request),
+    tracer: reporting?.tracer,
+    waitUntil(promise) {
+      // Recorded even when the visitor has gone: this work was meant to finish without them.
+      ctx.waitUntil(
+        promise.catch((error: unknown) => {
+          if (!isControlFlow(error)) recordServerError(error, { request, context });
+        }),
+      );
+    },
+  };
+  context.set(requestPlatform, platform);
+  const response = await answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
+  // A write refused for its client's limit says when to try again (limits/write-limits.server.ts).
+  if (platform.retryAfterSeconds !== undefined && response.status === 429) {
+    return withRetryAfter(response, platform.retryAfterSeconds);
+  }
+  return response;
 }
 
 /** 128 random bits; created per request (Workers forbid random values at global scope). */

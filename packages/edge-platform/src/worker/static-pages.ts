@@ -1,8 +1,8 @@
 import { STATIC_PAGE_ROUTING_RULES } from "../build-config";
 import { INLINE_STYLESHEETS } from "../built-stylesheets";
+import { hashedDocumentHeaders, type PolicyOptions } from "../headers";
+import { withHeaderChanges } from "../http/response-headers";
 import { routingRulesMatcher } from "../routing-rules";
-import type { PolicyOptions } from "../security-headers";
-import { staticPageHeaders } from "../static-page-policy";
 
 /**
  * Pre-rendered pages, served by the Worker (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md): the
@@ -46,21 +46,19 @@ export async function serveStaticPage(
       headers = null;
     } else if (asset.status === 200 && request.method === "GET") {
       const html = await asset.text();
-      headers = await staticPageHeaders(html, policy, INLINE_STYLESHEETS);
+      headers = await hashedDocumentHeaders(html, policy, INLINE_STYLESHEETS);
       body = html;
     } else {
       // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
       const page = await assets.fetch(new Request(request.url));
       headers =
         page.ok && isHtml(page)
-          ? await staticPageHeaders(await page.text(), policy, INLINE_STYLESHEETS)
+          ? await hashedDocumentHeaders(await page.text(), policy, INLINE_STYLESHEETS)
           : null;
     }
     if (etag !== undefined) remember(etag, headers);
   }
-  const served = new Response(body, asset);
-  for (const [name, value] of Object.entries(headers ?? {})) served.headers.set(name, value);
-  return served;
+  return withHeaderChanges(new Response(body, asset), Object.entries(headers ?? {}));
 }
 
 /** Only HTML gets page headers; anything else a static route's path serves (`.data`, an image) passes on. */

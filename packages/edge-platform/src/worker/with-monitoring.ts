@@ -8,12 +8,7 @@ import {
   updateSpanName,
   withSentry,
 } from "@sentry/cloudflare";
-import { type PlatformConfig, platformConfig } from "../config.server";
-import type {
-  ServerErrorReport as ErrorFacts,
-  RequestReporting,
-  ServerErrorReporter,
-} from "../errors/request-errors";
+import type { ServerErrorReport as ErrorFacts, ServerErrorReporter } from "../errors/request-errors";
 import { routeName, transactionName } from "../monitoring/route-name";
 import type { RouteTracer } from "../monitoring/route-tracer";
 import { SEGMENT_NAME_SOURCE } from "../monitoring/sentry-attributes";
@@ -23,105 +18,100 @@ import {
   untracedTraceHeader,
 } from "../monitoring/server-sentry.server";
 import { isOwnPagesTrace } from "../monitoring/trace-propagation";
+import type { Next, StepContext } from "./steps";
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
 type ServerErrorReport = ErrorFacts & { error: unknown };
 type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
-/** The app as packages/edge-platform/src/worker/app.ts hands it over: it takes how its request is reported. */
-type ReportingApp = {
-  fetch(
-    request: Request,
-    env: Env,
-    ctx: ExecutionContext,
-    config: PlatformConfig,
-    reporting: RequestReporting,
-  ): Promise<Response>;
-};
 
-/**
- * The app with error reporting. Imported only when a DSN is configured: merely loading the SDK costs about a
- * fifth of the Worker's throughput on dynamic pages, so without a DSN it never loads.
+/*
+ * The Worker's reporting step (packages/edge-platform/src/worker/app.ts), imported only when a DSN is
+ * configured: merely loading the SDK costs a share of the Worker's throughput on dynamic pages, so without a
+ * DSN it never loads.
  *
- * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs
- * about 18% of a dynamic page's CPU even when the request is not sampled (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's
- * cost"). So the sampling decision comes first: a traced request runs inside the wrapper; any other request
- * runs the plain app.
+ * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs CPU
+ * even when the request is not sampled (docs/PERFORMANCE.md, "Reporting's cost"). So the sampling decision
+ * comes first: a traced request runs inside the wrapper; any other request goes on as it is.
  *
  * Every server error, traced request or not, is reported by a report-only run of the SDK that the request
- * schedules with `waitUntil` (packages/edge-platform/docs/decisions/014-reporting-per-request.md): errors also happen after the
+ * schedules with `waitUntil` (docs/decisions/014-reporting-per-request.md): errors also happen after the
  * Response exists (streamed data, Suspense boundaries, `waitUntil` work), when a traced request's scope has
  * been flushed and an untraced one has no scope at all. The run carries the request's URL, method, headers
  * and trace, so the event still links to the request's trace.
  */
-export function withMonitoring(app: ReportingApp): {
-  fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext, config: PlatformConfig): Promise<Response>;
-} {
-  // The configuration a traced request's app gets, by request. The SDK hands the traced handler a Proxy of
-  // `env` made for that request (it instruments the bindings), which platformConfig's per-isolate memo,
-  // keyed by the env object, has never seen: every traced request parsed the whole configuration again
-  // (bench:profile -- /items/ams.data --dsn; packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost").
-  const configs = new WeakMap<IncomingRequest, PlatformConfig>();
-  // What a report-only run is to capture, by its stand-in request (a fresh object per report: never shared).
-  const reports = new WeakMap<IncomingRequest, ServerErrorReport>();
-  const reportOnly: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
-    async fetch(request: IncomingRequest) {
-      const report = reports.get(request);
-      if (report) await captureServerError(report);
-      return new Response(null, { status: 204 });
-    },
-  });
 
-  /** The reporter a request carries; `traceHeader` is called once, on its first error. */
-  function reporterFor(
-    request: IncomingRequest,
-    env: Env,
-    ctx: ExecutionContext,
-    traceHeader: () => string,
-  ): ServerErrorReporter {
-    let sentryTrace: string | undefined;
-    return (error, facts) => {
-      sentryTrace ??= traceHeader();
-      // The body is not reported (data collection), and the sampled flag 0 keeps this run from starting
-      // a transaction of its own.
-      const headers = new Headers(request.headers);
-      headers.delete("content-length");
-      headers.set("sentry-trace", sentryTrace);
-      // A request made here has no `cf` properties; the SDK reads them only when present.
-      const standIn = new Request(request.url, { method: request.method, headers }) as IncomingRequest;
-      reports.set(standIn, { error, ...facts });
-      ctx.waitUntil(reportOnly.fetch(standIn, env, ctx));
-    };
-  }
+// What a report-only run is to capture, by its stand-in request (a fresh object per report: never shared).
+const reports = new WeakMap<IncomingRequest, ServerErrorReport>();
+const reportOnly: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
+  async fetch(request: IncomingRequest) {
+    const report = reports.get(request);
+    if (report) await captureServerError(report);
+    return new Response(null, { status: 204 });
+  },
+});
 
-  // withSentry instruments the handler object it is given in place: each gets an object of its own.
-  const traced = withSentry(serverSentryOptions, {
-    fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext) {
-      // Taken now, inside the request's span: the report joins this trace under it.
-      const span = getActiveSpan();
-      const header = span ? spanToTraceHeader(span) : null;
-      return app.fetch(request, env, ctx, configs.get(request) ?? platformConfig(env), {
+/** The reporter a request carries; `traceHeader` is called once, on its first error. */
+function reporterFor(
+  request: IncomingRequest,
+  env: Env,
+  ctx: ExecutionContext,
+  traceHeader: () => string,
+): ServerErrorReporter {
+  let sentryTrace: string | undefined;
+  return (error, facts) => {
+    sentryTrace ??= traceHeader();
+    // The body is not reported (data collection), and the sampled flag 0 keeps this run from starting
+    // a transaction of its own.
+    const headers = new Headers(request.headers);
+    headers.delete("content-length");
+    headers.set("sentry-trace", sentryTrace);
+    // A request made here has no `cf` properties; the SDK reads them only when present.
+    const standIn = new Request(request.url, { method: request.method, headers }) as IncomingRequest;
+    reports.set(standIn, { error, ...facts });
+    ctx.waitUntil(reportOnly.fetch(standIn, env, ctx));
+  };
+}
+
+// A traced request's way on through the SDK's wrapper, which calls its handler with the same request object
+// and its own instrumented `env` and `ctx` (the bindings get spans).
+const tracedRequests = new WeakMap<IncomingRequest, { context: StepContext; next: Next }>();
+const traced: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
+  fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext) {
+    const way = tracedRequests.get(request);
+    if (!way) throw new Error("A traced request reached the SDK's handler without its step context.");
+    // Taken now, inside the request's span: the report joins this trace under it.
+    const span = getActiveSpan();
+    const header = span ? spanToTraceHeader(span) : null;
+    return way.next(request, {
+      ...way.context,
+      env,
+      ctx,
+      reporting: {
         report: reporterFor(request, env, ctx, () => untracedTraceHeader(header)),
         tracer: span && sentryTracer(span),
-      });
+      },
+    });
+  },
+});
+
+/** The reporting step: traced requests through the SDK's wrapper, every request with its error reporter. */
+export function reportRequest(incoming: Request, context: StepContext, next: Next): Promise<Response> {
+  const request = ownPagesTraceOnly(incoming as IncomingRequest);
+  const sentryTrace = request.headers.get("sentry-trace");
+  const rate = context.config.monitoring?.tracesSampleRate ?? 0;
+  if (isTracedRequest(sentryTrace, rate)) {
+    tracedRequests.set(request, { context, next });
+    return traced.fetch(request, context.env, context.ctx);
+  }
+  const { env, ctx } = context;
+  return next(request, {
+    ...context,
+    reporting: {
+      report: reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
+      tracer: undefined,
     },
   });
-
-  return {
-    async fetch(incoming, env, ctx, config) {
-      const request = ownPagesTraceOnly(incoming);
-      const sentryTrace = request.headers.get("sentry-trace");
-      const rate = config.monitoring?.tracesSampleRate ?? 0;
-      if (isTracedRequest(sentryTrace, rate)) {
-        configs.set(request, config);
-        return traced.fetch(request, env, ctx);
-      }
-      return app.fetch(request, env, ctx, config, {
-        report: reporterFor(request, env, ctx, () => untracedTraceHeader(sentryTrace)),
-        tracer: undefined,
-      });
-    },
-  };
 }
 
 /** The route spans and the transaction name of a traced request, in Sentry's terms (route-tracing.server.ts). */

@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../src/headers";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
-import { BASE_SECURITY_HEADERS, NON_DOCUMENT_CSP } from "../../src/security-headers";
 import {
   FIXTURE_BUILD_DIRECTORY,
   UNLIMITED_FOR_TESTS,

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
+  inlineScripts,
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
-} from "../../src/security-headers";
-import { inlineScripts, scriptHash } from "../../src/static-page-policy";
+  scriptHash,
+} from "../../src/headers";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
 let app: ServedBuild;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { sharedPageHeaders } from "../../src/headers";
 import {
   cacheTags,
   keyedRequest,
@@ -6,7 +7,6 @@ import {
   pathTag,
   policyNonce,
   sharedCachePolicy,
-  sharedPageHeaders,
   withoutNonce,
 } from "../../src/page-cache/policy.ts";
 

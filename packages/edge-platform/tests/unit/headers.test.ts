@@ -3,11 +3,14 @@ import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
   documentSecurityHeaders,
-  missingSecurityHeaders,
+  hashedDocumentHeaders,
+  inlineScripts,
   NON_DOCUMENT_CSP,
+  PER_REQUEST_CACHE_CONTROL,
   PERMISSIONS_POLICY,
-} from "../../src/security-headers";
-import { inlineScripts, scriptHash, staticPageHeaders } from "../../src/static-page-policy";
+  scriptHash,
+  withPlatformHeaders,
+} from "../../src/headers";
 import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../src/vite/static-page-headers";
 
 describe("contentSecurityPolicy ", () => {
@@ -86,26 +89,62 @@ describe("documentSecurityHeaders", () => {
   });
 });
 
-describe("missingSecurityHeaders (what the Worker adds on the way out)", () => {
-  test("a response without any gets the base set and a policy under which nothing runs", () => {
-    expect(missingSecurityHeaders(new Headers({ "Content-Type": "text/plain" }))).toEqual({
-      ...BASE_SECURITY_HEADERS,
-      "Content-Security-Policy": NON_DOCUMENT_CSP,
-      "X-Frame-Options": "DENY",
-    });
+/** The headers of an answer as the Worker's first step sends it on (withPlatformHeaders). */
+function leaving(status: number, headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(withPlatformHeaders(new Response(null, { status, headers })).headers);
+}
+
+describe("withPlatformHeaders (what every answer leaves the Worker with)", () => {
+  test("a response without any gets the base set, a policy under which nothing runs, per-request caching", () => {
+    expect(leaving(200, { "Content-Type": "text/plain" })).toEqual(
+      lowerCased({
+        "Content-Type": "text/plain",
+        ...BASE_SECURITY_HEADERS,
+        "Content-Security-Policy": NON_DOCUMENT_CSP,
+        "X-Frame-Options": "DENY",
+        "Cache-Control": PER_REQUEST_CACHE_CONTROL,
+      }),
+    );
     expect(NON_DOCUMENT_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(PER_REQUEST_CACHE_CONTROL).toBe("private, no-store");
   });
 
-  test("a page from the renderer already has everything: nothing is replaced", () => {
-    expect(missingSecurityHeaders(new Headers(documentSecurityHeaders({ nonce: "n" })))).toEqual({});
+  test("a page from the renderer already has its policy: nothing is replaced", () => {
+    const page = { ...documentSecurityHeaders({ nonce: "n" }), "Cache-Control": "private, no-store" };
+    expect(leaving(200, page)).toEqual(lowerCased(page));
   });
 
   test("a header that is already set is kept", () => {
-    const missing = missingSecurityHeaders(new Headers({ "Referrer-Policy": "no-referrer" }));
-    expect(missing).not.toHaveProperty("Referrer-Policy");
-    expect(missing).toHaveProperty("X-Content-Type-Options", "nosniff");
+    const headers = leaving(200, { "Referrer-Policy": "no-referrer" });
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  test("a route that sets its own Cache-Control keeps it", () => {
+    expect(leaving(200, { "Cache-Control": "public, max-age=60" })["cache-control"]).toBe(
+      "public, max-age=60",
+    );
+  });
+
+  test("React Router's own 405 (a method it does not handle) gets the methods every page answers", () => {
+    expect(leaving(405, {}).allow).toBe("GET, HEAD");
+  });
+
+  test("a route's own Allow is kept, and other statuses get none", () => {
+    expect(leaving(405, { Allow: "POST" }).allow).toBe("POST");
+    expect(leaving(404, {}).allow).toBeUndefined();
+  });
+
+  test("an immutable response (from fetch or Response.redirect) is copied, not thrown on", () => {
+    const redirect = withPlatformHeaders(Response.redirect("https://app.example/about", 308));
+    expect(redirect.headers.get("Cache-Control")).toBe(PER_REQUEST_CACHE_CONTROL);
+    expect(redirect.status).toBe(308);
   });
 });
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
 
 describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
   test("only inline scripts are listed, with their exact text", () => {
@@ -121,13 +160,13 @@ describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
   });
 });
 
-describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
+describe("hashedDocumentHeaders (pre-rendered pages, served by the Worker)", () => {
   test("allows each inline script of the page by its hash, once, and nothing else", async () => {
     const html =
       '<script nonce="x">a()</script><script src="/b.js"></script><script>a()</script><script>c()</script>';
     const [a, c] = [await scriptHash("a()"), await scriptHash("c()")];
-    expect(await staticPageHeaders(html)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
-    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain(
+    expect(await hashedDocumentHeaders(html)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
+    expect((await hashedDocumentHeaders(html))["Content-Security-Policy"]).toContain(
       `script-src 'sha256-${a}' 'sha256-${c}' 'strict-dynamic';`,
     );
   });
@@ -136,11 +175,11 @@ describe("staticPageHeaders (pre-rendered pages, served by the Worker)", () => {
     const html =
       '<head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style></head>';
     const stylesheets = { "/assets/app.css": { text: "p{}", sha256: "BUILT=" } };
-    expect(await staticPageHeaders(html, {}, stylesheets)).toEqual(
+    expect(await hashedDocumentHeaders(html, {}, stylesheets)).toEqual(
       documentSecurityHeaders({ sha256: [] }, { styleSha256: ["BUILT="] }),
     );
     // Without the build's stylesheets nothing inline is allowed.
-    expect((await staticPageHeaders(html))["Content-Security-Policy"]).toContain("style-src 'self';");
+    expect((await hashedDocumentHeaders(html))["Content-Security-Policy"]).toContain("style-src 'self';");
   });
 });
 
