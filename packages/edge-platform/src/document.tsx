@@ -64,7 +64,7 @@ export function PlatformDocument({
         {stylesheets.map((href) => (
           <InlineStylesheet key={href} href={href} />
         ))}
-        {/* Development only: Vite marks the styles it injects with this nonce (security-headers.ts). */}
+        {/* Development only: Vite marks the styles it injects with this nonce (headers.ts). */}
         {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
         {monitoring ? (
           // The script runs once, from the server's HTML. The browser renders it empty, so its text is not

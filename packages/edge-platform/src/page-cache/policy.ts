@@ -98,7 +98,7 @@ export function pathTag(pathname: string): string {
 /**
  * A page rendered for sharing is rendered like any other, with a fresh nonce (the renderer always has one);
  * it is taken out again before the copy is stored, so what every visitor receives carries none and its
- * policy allows its inline scripts by hash (static-page-policy.ts, packages/edge-platform/docs/decisions/010). The nonce is 128
+ * policy allows its inline scripts by hash (headers.ts, hashedDocumentHeaders; decisions/010). The nonce is 128
  * random bits: its exact attribute occurs nowhere else in the page.
  */
 export function withoutNonce(html: string, nonce: string): string {

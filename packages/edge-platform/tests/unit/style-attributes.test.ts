@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { lint } from "../support/biome-lint";
 
 // The pages' policy allows styles from stylesheets only, so the browser drops a `style` attribute without a
-// word (packages/edge-platform/src/security-headers.ts). `npm run lint` refuses one in product code and says
+// word (packages/edge-platform/src/headers.ts). `npm run lint` refuses one in product code and says
 // what to write instead (packages/edge-platform/lint/no-style-attribute.grit).
 
 const WHAT_TO_WRITE = "style it in the route's stylesheet";
