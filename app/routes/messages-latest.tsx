@@ -1,4 +1,4 @@
-import { getRequestPlatform } from "edge-platform/server";
+import { getRequestContext } from "edge-platform/server";
 import { Link } from "react-router";
 import { MESSAGES_CACHE_TAG } from "../data/messages";
 import { latestMessages } from "../data/messages.server";
@@ -24,7 +24,7 @@ export const headers: Route.HeadersFunction = ({ errorHeaders }) =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   // Shared by everyone, so nothing of the visitor's is read (not even their database bookmark).
-  const { env } = getRequestPlatform(context);
+  const { env } = getRequestContext(context);
   return { messages: await latestMessages(env.DB), renderedAt: new Date().toISOString() };
 }
 

@@ -1,5 +1,5 @@
 import {
-  getRequestPlatform,
+  getRequestContext,
   openVisitorD1Session,
   purgePages,
   readFormData,
@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = () => [
 const MAX_FORM_BYTES = 16 * 1024;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = getRequestPlatform(context);
+  const { env } = getRequestContext(context);
   const submissionId = crypto.randomUUID();
   try {
     // Read from the visitor's bookmark, so the list includes what they just posted.
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isSubmissionId(postedId)) {
     return data({ formError: OUT_OF_DATE, values, submissionId }, { status: 400 });
   }
-  const session = await openVisitorD1Session(getRequestPlatform(context).env.DB, request, "write");
+  const session = await openVisitorD1Session(getRequestContext(context).env.DB, request, "write");
   let outcome: SaveOutcome;
   try {
     outcome = await saveMessage(session.db, postedId, values);

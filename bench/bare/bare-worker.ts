@@ -2,7 +2,7 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { platformConfig } from "../../packages/edge-platform/src/config.server";
 import { createRequestErrors } from "../../packages/edge-platform/src/errors/request-errors";
-import { requestPlatform } from "../../packages/edge-platform/src/request-context";
+import { requestContext } from "../../packages/edge-platform/src/request-context";
 import { isPageDataPath } from "../../packages/edge-platform/src/single-fetch";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
@@ -12,7 +12,7 @@ const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
 export default {
   async fetch(request, env, ctx) {
     const context = new RouterContextProvider();
-    context.set(requestPlatform, {
+    context.set(requestContext, {
       env,
       config: platformConfig(env),
       pageData: isPageDataPath(new URL(request.url).pathname),

@@ -15,7 +15,7 @@ import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { sharedCachePolicy } from "./page-cache/policy";
 import { routeStylesheets, splitHead } from "./preload-links";
-import { getRequestPlatform } from "./request-context";
+import { getRequestContext } from "./request-context";
 
 /** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
 export const instrumentations = [routeTracing];
@@ -30,7 +30,7 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const { nonce, config, tracer } = getRequestPlatform(loadContext);
+  const { nonce, config, tracer } = getRequestContext(loadContext);
   let statusCode = responseStatusCode;
   const leafRouteId = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
   const trace =

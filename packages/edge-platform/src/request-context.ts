@@ -5,7 +5,7 @@ import type { RouteTracer } from "./monitoring/route-tracer";
 import type { CachePurger } from "./page-cache/cache-purger";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
-export type RequestPlatform = {
+export type RequestContext = {
   /** The Worker's bindings (the product's database, for one); the platform's own settings are in `config`. */
   env: Env;
   /** The parsed, checked configuration (config.server.ts). */
@@ -35,8 +35,8 @@ export type RequestPlatform = {
   retryAfterSeconds?: number;
 };
 
-export const requestPlatform = createContext<RequestPlatform>();
+export const requestContext = createContext<RequestContext>();
 
-export function getRequestPlatform(context: Readonly<RouterContextProvider>): RequestPlatform {
-  return context.get(requestPlatform);
+export function getRequestContext(context: Readonly<RouterContextProvider>): RequestContext {
+  return context.get(requestContext);
 }

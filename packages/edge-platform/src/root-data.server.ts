@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { type BrowserMonitoringConfig, browserMonitoringConfig } from "./monitoring/browser-config.server";
-import { getRequestPlatform } from "./request-context";
+import { getRequestContext } from "./request-context";
 
 /**
  * What the root loader returns for the platform (PlatformDocument's `monitoring`). Pre-rendered pages run it
@@ -14,6 +14,6 @@ import { getRequestPlatform } from "./request-context";
 export type PlatformRootData = { monitoring?: BrowserMonitoringConfig | null };
 
 export function platformRootData(context: Readonly<RouterContextProvider>): PlatformRootData {
-  const platform = getRequestPlatform(context);
-  return platform.pageData ? {} : { monitoring: browserMonitoringConfig(platform.config.monitoring) };
+  const { pageData, config } = getRequestContext(context);
+  return pageData ? {} : { monitoring: browserMonitoringConfig(config.monitoring) };
 }

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { getRequestPlatform } from "../request-context";
+import { getRequestContext } from "../request-context";
 import { isControlFlow } from "./control-flow";
 import { errorDigest } from "./digest";
 import type { RequestErrors } from "./request-errors";
@@ -14,7 +14,7 @@ export type ServerErrorScope = { request: Request; context: Readonly<RouterConte
  * finds the cause. Once per request. Returns the digest.
  */
 export function recordServerError(error: unknown, { request, context }: ServerErrorScope): string {
-  const errors = getRequestPlatform(context).errors;
+  const errors = getRequestContext(context).errors;
   const known = errors.recorded.get(error);
   if (known) return known;
   const digest = errorDigest(error);
@@ -42,7 +42,7 @@ export function recordServerError(error: unknown, { request, context }: ServerEr
  * status and the request's id. A traced request's transaction carries the status too.
  */
 export function recordErrorStatus(status: number, { request, context }: ServerErrorScope): void {
-  const errors = getRequestPlatform(context).errors;
+  const errors = getRequestContext(context).errors;
   if (status < 500 || errors.errorStatusLogged) return;
   errors.errorStatusLogged = true;
   console.error(

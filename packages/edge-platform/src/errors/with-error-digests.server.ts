@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { reasonPhrase } from "../http/status-text.server";
 import { routeName } from "../monitoring/route-name";
-import { getRequestPlatform } from "../request-context";
+import { getRequestContext } from "../request-context";
 import { isDataWithResponseInit } from "./control-flow";
 import {
   recordErrorStatus,
@@ -38,7 +38,7 @@ export async function answerRequest(
   { request, context }: { request: Request; context: RouterContextProvider },
 ): Promise<Response> {
   const response = await currentRequest.run({ request, context }, () => handle(request, context));
-  if (getRequestPlatform(context).errors.headersFailure === undefined) return response;
+  if (getRequestContext(context).errors.headersFailure === undefined) return response;
   await response.body?.cancel();
   const headers = new Headers(request.headers);
   headers.delete("content-length");
@@ -95,7 +95,7 @@ export function failedHandlerKey(kind: "loader" | "action" | "middleware", route
 
 function guardHandler(handler: RouteHandler, key: string): RouteHandler {
   return async (args) => {
-    const errors = getRequestPlatform(args.context).errors;
+    const errors = getRequestContext(args.context).errors;
     errors.route ??= routeName(args.pattern);
     let result: unknown;
     try {
@@ -114,7 +114,7 @@ function guardHandler(handler: RouteHandler, key: string): RouteHandler {
 /** Whether an answer is a failure (5xx); one the route chose itself, not an exception, is logged here. */
 function markFailure(status: number, scope: ServerErrorScope): boolean {
   if (status < 500) return false;
-  const errors = getRequestPlatform(scope.context).errors;
+  const errors = getRequestContext(scope.context).errors;
   // An exception the guard turned into a digest is logged already, with its stack.
   if (errors.recorded.size === 0) recordErrorStatus(status, scope);
   return true;
@@ -138,7 +138,7 @@ function guardHeaders(headers: RouteHeaders): RouteHeaders {
     } catch (error) {
       const scope = currentRequest.getStore();
       if (!scope) throw error;
-      const errors = getRequestPlatform(scope.context).errors;
+      const errors = getRequestContext(scope.context).errors;
       errors.headersFailure ??= recordServerError(error, scope);
       return {};
     }
@@ -147,14 +147,14 @@ function guardHeaders(headers: RouteHeaders): RouteHeaders {
 
 /** The root's first middleware: in the second answer to a request whose `headers` threw, the digest-only 500. */
 const answerHeadersFailure: RouteMiddleware = ({ context }, next) => {
-  const digest = getRequestPlatform(context).errors.headersFailure;
+  const digest = getRequestContext(context).errors.headersFailure;
   if (digest !== undefined) throw withReasonPhrase(data({ digest }, { status: 500 }));
   return next();
 };
 
 function guardMiddleware(middleware: RouteMiddleware, key: string): RouteMiddleware {
   return async (args, next) => {
-    const errors = getRequestPlatform(args.context).errors;
+    const errors = getRequestContext(args.context).errors;
     errors.route ??= routeName(args.pattern);
     try {
       return await middleware(args, next);

@@ -14,5 +14,5 @@ export {
   type PurgeTargets,
   purgePages,
 } from "../page-cache/purge.server.ts";
-export { getRequestPlatform, type RequestPlatform } from "../request-context.ts";
+export { getRequestContext, type RequestContext } from "../request-context.ts";
 export { type PlatformRootData, platformRootData } from "../root-data.server.ts";

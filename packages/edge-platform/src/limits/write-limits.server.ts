@@ -1,7 +1,7 @@
 import { data, type ServerBuild } from "react-router";
 import { REQUEST_BODY_TIMEOUT_MS } from "../constants";
 import { readFormData } from "../http/form-data.server";
-import { getRequestPlatform } from "../request-context";
+import { getRequestContext } from "../request-context";
 import { clientOverLimit, type RateLimitName } from "./rate-limit";
 import { type WriteLimited, writeLimitedMessage } from "./write-limited";
 
@@ -64,12 +64,12 @@ export function withWriteLimits(build: ServerBuild): ServerBuild {
 
 function limited(action: RouteAction, binding: RateLimitName): RouteAction {
   return async (args) => {
-    const platform = getRequestPlatform(args.context);
-    const retryAfterSeconds = await clientOverLimit(platform.env, binding, args.request);
+    const perRequest = getRequestContext(args.context);
+    const retryAfterSeconds = await clientOverLimit(perRequest.env, binding, args.request);
     if (retryAfterSeconds === undefined) return action(args);
     // React Router keeps only an action's cookies on a page without a `headers` export; the Worker adds
     // Retry-After to whatever answer this request ends with (packages/edge-platform/src/worker/app.ts).
-    platform.retryAfterSeconds = retryAfterSeconds;
+    perRequest.retryAfterSeconds = retryAfterSeconds;
     const refusal: WriteLimited = {
       writeLimited: { retryAfterSeconds, message: writeLimitedMessage(retryAfterSeconds) },
       values: await postedText(args.request),

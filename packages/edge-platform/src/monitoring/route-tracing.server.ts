@@ -1,6 +1,6 @@
 import type { ServerInstrumentation } from "react-router";
 import { failedHandlerKey } from "../errors/with-error-digests.server";
-import { getRequestPlatform } from "../request-context";
+import { getRequestContext } from "../request-context";
 import { routeName, transactionName } from "./route-name";
 
 type HandlerKind = "loader" | "action" | "middleware";
@@ -31,7 +31,7 @@ async function traceHandler(
   run: () => Promise<{ status: "success" | "error" }>,
   info: HandlerInfo,
 ): Promise<void> {
-  const { tracer, errors } = getRequestPlatform(info.context as Parameters<typeof getRequestPlatform>[0]);
+  const { tracer, errors } = getRequestContext(info.context as Parameters<typeof getRequestContext>[0]);
   if (!tracer) {
     await run();
     return;

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { getRequestPlatform } from "../request-context";
+import { getRequestContext } from "../request-context";
 import { cacheTags, pathTag } from "./policy";
 
 /**
@@ -37,7 +37,7 @@ export async function purgePages(
   const checkedTags = cacheTags(tags.join(","));
   if (!checkedTags) throw new Error(`Cannot purge tags ${JSON.stringify(tags)}: not cache tags.`);
   const all = [...checkedTags, ...paths.map(pathTag)];
-  const purger = getRequestPlatform(context).cachePurger;
+  const purger = getRequestContext(context).cachePurger;
   // Without a cache in front of the Worker (`npm run dev`, a deployment without Workers Cache) nothing is
   // stored, so nothing needs purging.
   let purged = true;

@@ -14,7 +14,7 @@ import {
 import { withPlatformHeaders, withRetryAfter } from "../headers";
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
-import { type RequestPlatform, requestPlatform } from "../request-context";
+import { type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath } from "../single-fetch";
 import { canonicalRedirect } from "./canonical-redirect";
 import { unknownRouteIds } from "./data-requests";
@@ -168,7 +168,7 @@ async function reporting(request: Request, context: StepContext, next: Next) {
 async function renderApp(request: Request, { env, ctx, config, reporting }: StepContext) {
   const context = new RouterContextProvider();
   let nonce: string | undefined;
-  const platform: RequestPlatform = {
+  const perRequest: RequestContext = {
     env,
     config,
     pageData: isPageDataPath(new URL(request.url).pathname),
@@ -190,11 +190,11 @@ async function renderApp(request: Request, { env, ctx, config, reporting }: Step
       );
     },
   };
-  context.set(requestPlatform, platform);
+  context.set(requestContext, perRequest);
   const response = await answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
   // A write refused for its client's limit says when to try again (limits/write-limits.server.ts).
-  if (platform.retryAfterSeconds !== undefined && response.status === 429) {
-    return withRetryAfter(response, platform.retryAfterSeconds);
+  if (perRequest.retryAfterSeconds !== undefined && response.status === 429) {
+    return withRetryAfter(response, perRequest.retryAfterSeconds);
   }
   return response;
 }

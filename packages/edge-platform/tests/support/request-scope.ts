@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "../../src/config.server.ts";
 import { createRequestErrors, type ServerErrorReporter } from "../../src/errors/request-errors.ts";
-import { requestPlatform } from "../../src/request-context.ts";
+import { requestContext } from "../../src/request-context.ts";
 
 /**
  * A request and its context as packages/edge-platform/src/worker/app.ts sets them up (its own error record; reporting to `report`, off
@@ -9,7 +9,7 @@ import { requestPlatform } from "../../src/request-context.ts";
  */
 export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
   const context = new RouterContextProvider();
-  context.set(requestPlatform, {
+  context.set(requestContext, {
     env: {} as Env,
     config: { failureRoutes: false, monitoring: null } satisfies PlatformConfig,
     pageData: false,

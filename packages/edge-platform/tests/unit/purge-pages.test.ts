@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import type { CachePurger } from "../../src/page-cache/cache-purger.ts";
 import { purgePages } from "../../src/page-cache/purge.server.ts";
-import { getRequestPlatform } from "../../src/request-context.ts";
+import { getRequestContext } from "../../src/request-context.ts";
 import { requestScope } from "../support/request-scope.ts";
 
 function withPurger(purger: CachePurger | undefined) {
   const { context } = requestScope();
-  getRequestPlatform(context).cachePurger = purger;
+  getRequestContext(context).cachePurger = purger;
   return context;
 }
 

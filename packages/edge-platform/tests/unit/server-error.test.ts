@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { isControlFlow } from "../../src/errors/control-flow";
 import { errorDigest } from "../../src/errors/digest";
 import { recordRejection, recordServerError, serverErrorPayload } from "../../src/errors/server-error.server";
-import { requestPlatform } from "../../src/request-context";
+import { requestContext } from "../../src/request-context";
 import { requestScope as scope } from "../support/request-scope.ts";
 
 function captureLog() {
@@ -97,7 +97,7 @@ describe("recordServerError", () => {
   test("names the route the request matched once a route handler set it", () => {
     const log = captureLog();
     const request = scope();
-    request.context.get(requestPlatform).errors.route = "/items/:id";
+    request.context.get(requestContext).errors.route = "/items/:id";
     recordServerError(new Error("x"), request);
     expect(JSON.parse(String(log.mock.calls[0]?.[0]))).toMatchObject({ route: "/items/:id" });
   });
