@@ -14,7 +14,7 @@ import { setRenderedDocumentHeaders } from "./headers";
 import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { sharedCachePolicy } from "./page-cache/policy";
-import { routeStylesheets, splitHead } from "./preload-links";
+import { routeStylesheets, splitHead } from "./rendered-head";
 import { getRequestContext } from "./request-context";
 
 /** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
@@ -73,7 +73,7 @@ export default async function handleRequest(
 
   // The rendered <head>, which both the policy and the `Link` header are read from (headers.ts).
   const { head, body: document } = await splitHead(body);
-  setRenderedDocumentHeaders(
+  await setRenderedDocumentHeaders(
     responseHeaders,
     head,
     nonce,

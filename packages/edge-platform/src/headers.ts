@@ -6,10 +6,11 @@
  * a response carries is read in one place (packages/edge-platform/docs/security.md, caching.md).
  */
 
+import { PRELOAD_LINK_HEADER_MAX_BYTES } from "./constants.ts";
+import { type DocumentFacts, type HeadLink, scanDocument } from "./document-scan.ts";
 import { withHeaderChanges } from "./http/response-headers.ts";
-import { type InlineStylesheets, inlineStyleHashes } from "./inline-stylesheets.ts";
+import type { InlineStylesheets } from "./inline-stylesheets.ts";
 import { pathTag, type SharedCachePolicy } from "./page-cache/policy.ts";
-import { preloadLinkHeader } from "./preload-links.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Every answer
@@ -194,31 +195,23 @@ export function documentSecurityHeaders(
  * and the edge's copies, which have no nonce: decisions/022-inline-critical-css.md), and the `Link` preloads
  * of its stylesheets and first-load modules for 103 Early Hints (decisions/018-paint-first.md).
  */
-export function setRenderedDocumentHeaders(
+export async function setRenderedDocumentHeaders(
   headers: Headers,
   head: string,
   nonce: string,
   policy: PolicyOptions,
   stylesheets: InlineStylesheets,
-): void {
+): Promise<void> {
+  const facts = await scanDocument(head);
   headers.set("Content-Type", "text/html; charset=utf-8");
-  const styleSha256 = inlineStyleHashes(head, stylesheets);
+  const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
   for (const [name, value] of Object.entries(
     documentSecurityHeaders({ nonce }, { ...policy, styleSha256 }),
   )) {
     headers.set(name, value);
   }
-  const preloads = preloadLinkHeader(head);
+  const preloads = preloadLinkHeader(facts.headLinks);
   if (preloads) headers.set("Link", preloads);
-}
-
-const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
-
-/** The text of every inline `<script>` of a document, in order (scripts with `src` are not inline). */
-export function inlineScripts(html: string): string[] {
-  return [...html.matchAll(INLINE_SCRIPT)]
-    .filter(([, attributes = ""]) => !/\ssrc\s*=/i.test(` ${attributes}`))
-    .map(([, , text = ""]) => text);
 }
 
 /** Base64 SHA-256 of a script's text, as a CSP hash source wants it. */
@@ -228,23 +221,73 @@ export async function scriptHash(text: string): Promise<string> {
 }
 
 /**
- * Every header of a pre-rendered page (or an edge-cached copy): its inline scripts allowed by hash, each hash
- * once, its inlined stylesheets by the hashes of the build's files (`stylesheets`, built-stylesheets.ts;
- * packages/edge-platform/docs/decisions/022-inline-critical-css.md), and the `Link` preloads of its linked stylesheets and
- * first-load modules (Early Hints, packages/edge-platform/docs/decisions/018-paint-first.md).
+ * Every header of a pre-rendered page (or an edge-cached copy), from what its document holds (document-scan.ts):
+ * its inline scripts allowed by hash, each hash once, its inlined stylesheets by the hashes of the build's files
+ * (`stylesheets`, built-stylesheets.ts; decisions/022-inline-critical-css.md), and the `Link` preloads of its
+ * linked stylesheets and first-load modules (Early Hints, decisions/018-paint-first.md).
  */
 export async function hashedDocumentHeaders(
-  html: string,
+  facts: DocumentFacts,
   policy: PolicyOptions = {},
   stylesheets: InlineStylesheets = {},
 ): Promise<Record<string, string>> {
-  const sha256 = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-  const styleSha256 = inlineStyleHashes(html, stylesheets);
-  const preloads = preloadLinkHeader(html);
+  const sha256 = [...new Set(await Promise.all(facts.inlineScripts.map(scriptHash)))];
+  const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
+  const preloads = preloadLinkHeader(facts.headLinks);
   return {
     ...documentSecurityHeaders({ sha256 }, { ...policy, styleSha256 }),
     ...(preloads ? { Link: preloads } : {}),
   };
+}
+
+/**
+ * The policy's hashes for the inlined stylesheets of a document (`<style data-href>`, as React writes a
+ * `<style href precedence>`), looked up in the build's stylesheets rather than hashed from the page: a
+ * `<style>` whose text is not the build's file (or that names none) gets no hash, so the browser refuses it.
+ */
+export function inlineStyleHashes(hrefs: readonly string[], stylesheets: InlineStylesheets): string[] {
+  const hashes: string[] = [];
+  for (const href of hrefs) {
+    const sha256 = stylesheets[href]?.sha256;
+    if (sha256 !== undefined && !hashes.includes(sha256)) hashes.push(sha256);
+  }
+  return hashes;
+}
+
+/**
+ * The `Link` response header of an HTML page: a `preload` of each stylesheet and a `modulepreload` of each
+ * first-load module its `<head>` names, stylesheets first. Cloudflare keeps the `Link` headers of a page's
+ * responses and sends them as 103 Early Hints to later visitors, before the page is rendered
+ * (packages/edge-platform/docs/caching.md, "Preloads and Early Hints"; packages/edge-platform/docs/decisions/018-paint-first.md). Read from the rendered
+ * `<head>`, so it names exactly what React Router and React put there; no second list of a page's files to
+ * keep in step.
+ *
+ * Only built files under /assets/ are named: same origin, fingerprinted, so a hint can never fetch a stale
+ * or foreign file. Entries that would take the header over PRELOAD_LINK_HEADER_MAX_BYTES are left out
+ * (the stylesheets come first, so they are the last to go).
+ */
+export function preloadLinkHeader(links: readonly HeadLink[]): string | undefined {
+  const styles: string[] = [];
+  const modules: string[] = [];
+  for (const link of links) {
+    const rel = link.rel.toLowerCase();
+    const { href } = link;
+    if (!isBuiltAsset(href)) continue;
+    if (rel === "stylesheet") styles.push(`<${href}>; rel=preload; as=style`);
+    else if (rel === "modulepreload") modules.push(`<${href}>; rel=modulepreload`);
+  }
+  let header = "";
+  for (const entry of new Set([...styles, ...modules])) {
+    const next = header ? `${header}, ${entry}` : entry;
+    if (new TextEncoder().encode(next).byteLength > PRELOAD_LINK_HEADER_MAX_BYTES) break;
+    header = next;
+  }
+  return header || undefined;
+}
+
+/** A root-relative path into the build's fingerprinted files, with nothing a header could be split on. */
+function isBuiltAsset(href: string): boolean {
+  return /^\/assets\/[\w.-]+$/.test(href);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -282,7 +325,8 @@ export async function sharedCopyHeaders(
 ): Promise<Headers> {
   const headers = new Headers(rendered);
   if (document.page !== undefined) {
-    const hashed = await hashedDocumentHeaders(document.page, document.policy, document.stylesheets);
+    const facts = await scanDocument(document.page);
+    const hashed = await hashedDocumentHeaders(facts, document.policy, document.stylesheets);
     for (const [name, value] of Object.entries(hashed)) headers.set(name, value);
     headers.delete("Content-Length");
   }

@@ -8,7 +8,7 @@
 // whole document, which only a build can load).
 export { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../errors/error-messages.ts";
 // What tests assert against: the policies the platform writes and the debug IDs it puts in built files.
-export { contentSecurityPolicy, inlineScripts, NON_DOCUMENT_CSP, scriptHash } from "../headers.ts";
+export { contentSecurityPolicy, NON_DOCUMENT_CSP, scriptHash } from "../headers.ts";
 export { DEBUG_ID_PLACEHOLDER, debugIdOfBundle } from "../vite/source-maps.ts";
 export { HEADERS_FILE_MAX_RULES } from "../vite/static-page-headers.ts";
 export * from "./build-under-test.ts";
@@ -16,6 +16,7 @@ export * from "./chromium.ts";
 export * from "./first-load.ts";
 export * from "./free-port.ts";
 export * from "./ingest-stand-in.ts";
+export * from "./inline-scripts.ts";
 export * from "./rate-limit-window.ts";
 export * from "./raw-http.ts";
 export * from "./serve-with-ingest.ts";

@@ -1,5 +1,6 @@
 import { STATIC_PAGE_ROUTING_RULES } from "../build-config";
 import { INLINE_STYLESHEETS } from "../built-stylesheets";
+import { scanDocument } from "../document-scan";
 import { hashedDocumentHeaders, type PolicyOptions } from "../headers";
 import { withHeaderChanges } from "../http/response-headers";
 import { routingRulesMatcher } from "../routing-rules";
@@ -46,14 +47,14 @@ export async function serveStaticPage(
       headers = null;
     } else if (asset.status === 200 && request.method === "GET") {
       const html = await asset.text();
-      headers = await hashedDocumentHeaders(html, policy, INLINE_STYLESHEETS);
+      headers = await hashedDocumentHeaders(await scanDocument(html), policy, INLINE_STYLESHEETS);
       body = html;
     } else {
       // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
       const page = await assets.fetch(new Request(request.url));
       headers =
         page.ok && isHtml(page)
-          ? await hashedDocumentHeaders(await page.text(), policy, INLINE_STYLESHEETS)
+          ? await hashedDocumentHeaders(await scanDocument(await page.text()), policy, INLINE_STYLESHEETS)
           : null;
     }
     if (etag !== undefined) remember(etag, headers);

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
-  inlineScripts,
   NON_DOCUMENT_CSP,
   PERMISSIONS_POLICY,
   scriptHash,
 } from "../../src/headers";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import { inlineScripts } from "../../src/testing/inline-scripts.ts";
 
 let app: ServedBuild;
 

@@ -1,16 +1,19 @@
 import { describe, expect, test } from "vitest";
+import { PRELOAD_LINK_HEADER_MAX_BYTES } from "../../src/constants";
+import type { DocumentFacts } from "../../src/document-scan";
 import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
   documentSecurityHeaders,
   hashedDocumentHeaders,
-  inlineScripts,
   NON_DOCUMENT_CSP,
   PER_REQUEST_CACHE_CONTROL,
   PERMISSIONS_POLICY,
+  preloadLinkHeader,
   scriptHash,
   withPlatformHeaders,
 } from "../../src/headers";
+import { inlineScripts } from "../../src/testing/inline-scripts";
 import { HEADERS_FILE_MAX_RULES, headersFileForAssets } from "../../src/vite/static-page-headers";
 
 describe("contentSecurityPolicy ", () => {
@@ -146,7 +149,7 @@ function lowerCased(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
+describe("inlineScripts (the tests' own reading) and scriptHash (pre-rendered pages)", () => {
   test("only inline scripts are listed, with their exact text", () => {
     const html =
       '<script nonce="x">a()\n</script><script src="/b.js"></script>' +
@@ -160,26 +163,88 @@ describe("inlineScripts and scriptHash (pre-rendered pages)", () => {
   });
 });
 
+/** What document-scan.ts reads from a page (its own test reads real markup in workerd). */
+const facts = (parts: Partial<DocumentFacts>): DocumentFacts => ({
+  inlineScripts: [],
+  inlineStylesheets: [],
+  headLinks: [],
+  ...parts,
+});
+
 describe("hashedDocumentHeaders (pre-rendered pages, served by the Worker)", () => {
   test("allows each inline script of the page by its hash, once, and nothing else", async () => {
-    const html =
-      '<script nonce="x">a()</script><script src="/b.js"></script><script>a()</script><script>c()</script>';
+    const page = facts({ inlineScripts: ["a()", "a()", "c()"] });
     const [a, c] = [await scriptHash("a()"), await scriptHash("c()")];
-    expect(await hashedDocumentHeaders(html)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
-    expect((await hashedDocumentHeaders(html))["Content-Security-Policy"]).toContain(
+    expect(await hashedDocumentHeaders(page)).toEqual(documentSecurityHeaders({ sha256: [a, c] }));
+    expect((await hashedDocumentHeaders(page))["Content-Security-Policy"]).toContain(
       `script-src 'sha256-${a}' 'sha256-${c}' 'strict-dynamic';`,
     );
   });
 
   test("allows the page's inlined stylesheets by the build's hashes (decision 022)", async () => {
-    const html =
-      '<head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style></head>';
+    const page = facts({ inlineStylesheets: ["/assets/app.css"] });
     const stylesheets = { "/assets/app.css": { text: "p{}", sha256: "BUILT=" } };
-    expect(await hashedDocumentHeaders(html, {}, stylesheets)).toEqual(
+    expect(await hashedDocumentHeaders(page, {}, stylesheets)).toEqual(
       documentSecurityHeaders({ sha256: [] }, { styleSha256: ["BUILT="] }),
     );
     // Without the build's stylesheets nothing inline is allowed.
-    expect((await hashedDocumentHeaders(html))["Content-Security-Policy"]).toContain("style-src 'self';");
+    expect((await hashedDocumentHeaders(page))["Content-Security-Policy"]).toContain("style-src 'self';");
+  });
+
+  test("names the page's built stylesheets and modules in its Link header", async () => {
+    const page = facts({ headLinks: [{ rel: "modulepreload", href: "/assets/a-AAAAAAAA.js" }] });
+    expect((await hashedDocumentHeaders(page)).Link).toBe("</assets/a-AAAAAAAA.js>; rel=modulepreload");
+  });
+});
+
+describe("preloadLinkHeader (the Link header for Early Hints)", () => {
+  const links = (...pairs: [string, string][]) => pairs.map(([rel, href]) => ({ rel, href }));
+
+  test("stylesheets as preloads first, then the modules, in the page's order", () => {
+    const head = links(
+      ["modulepreload", "/assets/a-AAAAAAAA.js"],
+      ["stylesheet", "/assets/app-BBBBBBBB.css"],
+      ["modulepreload", "/assets/b-CCCCCCCC.js"],
+      ["Stylesheet", "/assets/route-DDDDDDDD.css"],
+    );
+    expect(preloadLinkHeader(head)).toBe(
+      "</assets/app-BBBBBBBB.css>; rel=preload; as=style, </assets/route-DDDDDDDD.css>; rel=preload; as=style, " +
+        "</assets/a-AAAAAAAA.js>; rel=modulepreload, </assets/b-CCCCCCCC.js>; rel=modulepreload",
+    );
+  });
+
+  test("only built files: other origins, other paths, icons and queries are left out", () => {
+    const head = links(
+      ["stylesheet", "https://cdn.example/x.css"],
+      ["stylesheet", "//cdn.example/assets/x.css"],
+      ["modulepreload", "/public/y.js"],
+      ["icon", "/assets/favicon-EEEEEEEE.svg"],
+      ["modulepreload", "/assets/z-FFFFFFFF.js?x=1"],
+      ["modulepreload", "/assets/ok-GGGGGGGG.js"],
+    );
+    expect(preloadLinkHeader(head)).toBe("</assets/ok-GGGGGGGG.js>; rel=modulepreload");
+  });
+
+  test("a page with nothing to preload gets no header; each file is named once", () => {
+    expect(preloadLinkHeader([])).toBeUndefined();
+    const twice = links(
+      ["modulepreload", "/assets/a-AAAAAAAA.js"],
+      ["modulepreload", "/assets/a-AAAAAAAA.js"],
+    );
+    expect(preloadLinkHeader(twice)).toBe("</assets/a-AAAAAAAA.js>; rel=modulepreload");
+  });
+
+  test("the header stays within its limit, keeping the stylesheets", () => {
+    const modules = Array.from({ length: 200 }, (_, i): [string, string] => [
+      "modulepreload",
+      `/assets/module-${i}-AAAAAAAA.js`,
+    ]);
+    const header = preloadLinkHeader(links(...modules, ["stylesheet", "/assets/app-BBBBBBBB.css"])) ?? "";
+    expect(new TextEncoder().encode(header).byteLength).toBeLessThanOrEqual(PRELOAD_LINK_HEADER_MAX_BYTES);
+    expect(header.startsWith("</assets/app-BBBBBBBB.css>; rel=preload; as=style, </assets/module-0-")).toBe(
+      true,
+    );
+    expect(header.split(", ").length).toBeGreaterThan(20);
   });
 });
 

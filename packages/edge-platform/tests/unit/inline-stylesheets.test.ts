@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { inlineStyleHashes } from "../../src/inline-stylesheets";
+import { inlineStyleHashes } from "../../src/headers";
 import { inlineStylesheets } from "../../src/vite/inline-stylesheets";
 
 // packages/edge-platform/docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
@@ -10,29 +10,16 @@ const BUILT = {
   "/assets/other-BBBBBBBB.css": { text: "a{}", sha256: "OTHER=" },
 };
 
-const page = (head: string, body = "") =>
-  `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
-
 describe("inlineStyleHashes", () => {
   test("the build's hash of each stylesheet the head inlines, by its data-href, once each", () => {
-    const style = (href: string) => `<style data-precedence="${href}" data-href="${href}">x</style>`;
-    const html = page(
-      style("/assets/other-BBBBBBBB.css") +
-        style("/assets/app-AAAAAAAA.css") +
-        style("/assets/app-AAAAAAAA.css"),
-    );
-    expect(inlineStyleHashes(html, BUILT)).toEqual(["OTHER=", "APP="]);
+    const hrefs = ["/assets/other-BBBBBBBB.css", "/assets/app-AAAAAAAA.css", "/assets/app-AAAAAAAA.css"];
+    expect(inlineStyleHashes(hrefs, BUILT)).toEqual(["OTHER=", "APP="]);
   });
 
-  test("no hash for a style the build does not know, for several files joined in one element, or in the body", () => {
-    const html = page(
-      "<style>p{}</style>" +
-        '<style data-href="/assets/unknown-CCCCCCCC.css">p{}</style>' +
-        '<style data-precedence="d" data-href="/assets/app-AAAAAAAA.css /assets/other-BBBBBBBB.css">p{}a{}</style>',
-      '<style data-href="/assets/app-AAAAAAAA.css">p{}</style>',
-    );
-    expect(inlineStyleHashes(html, BUILT)).toEqual([]);
-    expect(inlineStyleHashes(page(""), {})).toEqual([]);
+  test("no hash for a style the build does not know, or for several files joined in one element", () => {
+    const hrefs = ["", "/assets/unknown-CCCCCCCC.css", "/assets/app-AAAAAAAA.css /assets/other-BBBBBBBB.css"];
+    expect(inlineStyleHashes(hrefs, BUILT)).toEqual([]);
+    expect(inlineStyleHashes([], {})).toEqual([]);
   });
 });
 

@@ -1,0 +1,40 @@
+import type { EntryContext } from "react-router";
+import { streamWithPeeked } from "./http/peeked-stream.ts";
+
+/** React writes `<head>` in its first flush; this bounds the wait for `</head>` on a page that has none. */
+const MAX_HEAD_BYTES = 65_536;
+
+/**
+ * The start of a rendered document up to its `</head>` (or the first 64 KB), and a stream that still yields
+ * every byte: headers must be set before the body is sent, and React has already rendered the shell by
+ * the time `renderToReadableStream` resolves, so this waits for nothing that was not already there.
+ */
+export async function splitHead(
+  body: ReadableStream<Uint8Array>,
+): Promise<{ head: string; body: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
+  let head = "";
+  let bytes = 0;
+  while (!head.includes("</head>") && bytes < MAX_HEAD_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.byteLength;
+    head += decoder.decode(value, { stream: true });
+  }
+  return { head, body: streamWithPeeked(chunks, reader) };
+}
+
+/**
+ * The stylesheets a route imports (`import "./page.css"`) for the matched routes, in route order. React
+ * Router links them in place in `<head>`, after the modulepreload links React hoists ahead of everything
+ * else there; the renderer preloads them first (entry.server.tsx) so their fetch starts before the modules'.
+ */
+export function routeStylesheets(context: Pick<EntryContext, "manifest" | "staticHandlerContext">): string[] {
+  const hrefs = context.staticHandlerContext.matches.flatMap(
+    ({ route }) => context.manifest.routes[route.id]?.css ?? [],
+  );
+  return [...new Set(hrefs)];
+}
