@@ -24,9 +24,9 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const monitoring = useRouteLoaderData<typeof loader>("root")?.monitoring ?? null;
+  const reporting = useRouteLoaderData<typeof loader>("root")?.reporting ?? null;
   return (
-    <PlatformDocument lang="en" monitoring={monitoring} header={<SiteNav />} stylesheets={[stylesHref]}>
+    <PlatformDocument lang="en" reporting={reporting} header={<SiteNav />} stylesheets={[stylesHref]}>
       {children}
     </PlatformDocument>
   );

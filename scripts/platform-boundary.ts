@@ -37,9 +37,9 @@ export function loader({ context }: LoaderFunctionArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const monitoring = useRouteLoaderData<typeof loader>("root")?.monitoring ?? null;
+  const reporting = useRouteLoaderData<typeof loader>("root")?.reporting ?? null;
   return (
-    <PlatformDocument lang="en" monitoring={monitoring}>
+    <PlatformDocument lang="en" reporting={reporting}>
       {children}
     </PlatformDocument>
   );

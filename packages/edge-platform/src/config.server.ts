@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { MONITORING_TUNNEL_MAX_BYTES, MONITORING_TUNNEL_TIMEOUT_MS } from "./constants.ts";
-import { loopbackOrigin, parseDsn, type SentryIngestDsn } from "./monitoring/sentry-dsn.ts";
+import { loopbackOrigin, parseDsn, type SentryIngestDsn } from "./reporting/sentry-dsn.ts";
 
 /**
  * The platform's configuration: the Worker's variables (wrangler.toml `[vars]`, secrets, `.dev.vars`), read
@@ -13,10 +13,10 @@ export type PlatformConfig = {
   /** The reference failure routes (/failures/*) answer instead of 404: tests only. */
   failureRoutes: boolean;
   /** Null when reporting is off (no DSN). */
-  monitoring: MonitoringConfig | null;
+  reporting: ReportingConfig | null;
 };
 
-export type MonitoringConfig = {
+export type ReportingConfig = {
   dsn: string;
   /**
    * Set for a DSN of Sentry's SaaS ingest: the browser reports through the same-origin tunnel (packages/edge-platform/docs/contract.md
@@ -169,7 +169,7 @@ export function parsePlatformConfig(variables: PlatformVariables): PlatformConfi
   const release = variables.CF_VERSION_METADATA?.id || undefined;
   return {
     failureRoutes: vars.ENABLE_FAILURE_ROUTES ?? false,
-    monitoring: vars.SENTRY_DSN
+    reporting: vars.SENTRY_DSN
       ? {
           ...vars.SENTRY_DSN,
           environment: vars.SENTRY_ENVIRONMENT ?? "production",

@@ -2,13 +2,13 @@ import { Component, type ErrorInfo, type ReactNode, useState } from "react";
 import { Links, Meta, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
-import type { BrowserMonitoringConfig } from "./monitoring/browser-config.server";
-import { reportRouterError } from "./monitoring/browser-monitoring";
-import { EARLY_ERRORS_SCRIPT } from "./monitoring/early-errors";
-import { useRouteMonitoring } from "./monitoring/use-route-monitoring";
 import { ROUTE_ANNOUNCER_ID } from "./navigation/navigation-client";
 import { useNavigationPlatform } from "./navigation/use-navigation-platform";
 import { useNonce } from "./nonce";
+import type { BrowserReportingConfig } from "./reporting/browser-config.server";
+import { reportRouterError } from "./reporting/browser-reporting";
+import { EARLY_ERRORS_SCRIPT } from "./reporting/early-errors";
+import { useRouteReporting } from "./reporting/use-route-reporting";
 
 export type PlatformDocumentProps = {
   /** The document's language (`<html lang>`). */
@@ -17,7 +17,7 @@ export type PlatformDocumentProps = {
    * The root loader's `monitoring` (platformRootData): null when reporting is off. The browser keeps the
    * document's: page-data answers leave it out (undefined or null after a navigation changes nothing).
    */
-  monitoring: BrowserMonitoringConfig | null | undefined;
+  reporting: BrowserReportingConfig | null | undefined;
   /** The product's header and navigation, after the skip link and before `<main>`. */
   header?: ReactNode;
   /**
@@ -39,15 +39,15 @@ export type PlatformDocumentProps = {
  */
 export function PlatformDocument({
   lang,
-  monitoring,
+  reporting,
   header,
   stylesheets = [],
   skipLinkLabel = "Skip to content",
   children,
 }: PlatformDocumentProps) {
   const nonce = useNonce();
-  monitoring = documentMonitoring(monitoring);
-  useRouteMonitoring(monitoring);
+  reporting = documentReporting(reporting);
+  useRouteReporting(reporting);
   useNavigationPlatform();
   // A failure of the document's own parts (a route's `meta`, the product's header) in the browser: it
   // happens outside every route's error boundary, where React Router would replace the whole page with its
@@ -66,7 +66,7 @@ export function PlatformDocument({
         ))}
         {/* Development only: Vite marks the styles it injects with this nonce (headers.ts). */}
         {import.meta.env.DEV ? <meta property="csp-nonce" nonce={nonce} /> : null}
-        {monitoring ? (
+        {reporting ? (
           // The script runs once, from the server's HTML. The browser renders it empty, so its text is not
           // in the JavaScript bundle (packages/edge-platform/docs/PERFORMANCE.md, "First load"); hydration leaves the parsed
           // element as it is.
@@ -157,18 +157,18 @@ function InlineStylesheet({ href }: { href: string }) {
 }
 
 /** The browser configuration the document was served with, once hydrated (client only; see below). */
-let hydratedMonitoring: BrowserMonitoringConfig | null | undefined;
+let hydratedReporting: BrowserReportingConfig | null | undefined;
 
 /**
- * The document's monitoring configuration. On the server, each render is a document: the root loader's
+ * The document's reporting configuration. On the server, each render is a document: the root loader's
  * value. In the browser, the first render (hydration) reads the document's, and it stays for the
  * document's life: it is constant per deployment, and page-data answers do not carry it
  * (platformRootData). A Layout remounted after a navigation (a root error) keeps it too.
  */
-function documentMonitoring(
-  monitoring: BrowserMonitoringConfig | null | undefined,
-): BrowserMonitoringConfig | null {
-  if (import.meta.env.SSR) return monitoring ?? null;
-  if (hydratedMonitoring === undefined) hydratedMonitoring = monitoring ?? null;
-  return hydratedMonitoring;
+function documentReporting(
+  reporting: BrowserReportingConfig | null | undefined,
+): BrowserReportingConfig | null {
+  if (import.meta.env.SSR) return reporting ?? null;
+  if (hydratedReporting === undefined) hydratedReporting = reporting ?? null;
+  return hydratedReporting;
 }

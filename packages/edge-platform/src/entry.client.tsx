@@ -1,12 +1,8 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import {
-  navigationMonitoring,
-  reactErrorCallbacks,
-  reportRouterError,
-} from "./monitoring/browser-monitoring";
 import { navigationHold } from "./navigation/navigation-client";
+import { navigationReporting, reactErrorCallbacks, reportRouterError } from "./reporting/browser-reporting";
 
 startTransition(() => {
   hydrateRoot(
@@ -16,7 +12,7 @@ startTransition(() => {
           on a busy CPU (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md). */}
       <HydratedRouter
         onError={reportRouterError}
-        instrumentations={[navigationHold, navigationMonitoring]}
+        instrumentations={[navigationHold, navigationReporting]}
         useTransitions={false}
       />
     </StrictMode>,

@@ -11,10 +11,10 @@ import { STATIC_ROUTE_IDS } from "./build-config";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
 import { setRenderedDocumentHeaders } from "./headers";
-import { routeTracing } from "./monitoring/route-tracing.server";
 import { NonceProvider } from "./nonce";
 import { sharedCachePolicy } from "./page-cache/policy";
 import { routeStylesheets, splitHead } from "./rendered-head";
+import { routeTracing } from "./reporting/route-tracing.server";
 import { getRequestContext } from "./request-context";
 
 /** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
@@ -77,7 +77,7 @@ export default async function handleRequest(
     responseHeaders,
     head,
     nonce,
-    { development: import.meta.env.DEV, reportOrigin: config.monitoring?.directOrigin },
+    { development: import.meta.env.DEV, reportOrigin: config.reporting?.directOrigin },
     INLINE_STYLESHEETS,
   );
   return new Response(document, { headers: responseHeaders, status: statusCode });

@@ -1,8 +1,8 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "./config.server";
 import type { RequestErrors } from "./errors/request-errors";
-import type { RouteTracer } from "./monitoring/route-tracer";
 import type { CachePurger } from "./page-cache/cache-purger";
+import type { RouteTracer } from "./reporting/route-tracer";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestContext = {

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { type BrowserMonitoringConfig, browserMonitoringConfig } from "./monitoring/browser-config.server";
+import { type BrowserReportingConfig, browserReportingConfig } from "./reporting/browser-config.server";
 import { getRequestContext } from "./request-context";
 
 /**
@@ -11,9 +11,9 @@ import { getRequestContext } from "./request-context";
  * 300 of a `.data` answer's 540 bytes, and encoding it was most of what reporting cost untraced requests
  * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost").
  */
-export type PlatformRootData = { monitoring?: BrowserMonitoringConfig | null };
+export type PlatformRootData = { reporting?: BrowserReportingConfig | null };
 
 export function platformRootData(context: Readonly<RouterContextProvider>): PlatformRootData {
   const { pageData, config } = getRequestContext(context);
-  return pageData ? {} : { monitoring: browserMonitoringConfig(config.monitoring) };
+  return pageData ? {} : { reporting: browserReportingConfig(config.reporting) };
 }

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
-import { markPageStatus } from "../monitoring/browser-monitoring";
+import { markPageStatus } from "../reporting/browser-reporting";
 import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "./error-messages";
 import { isServerErrorResponse } from "./server-error-payload";
 

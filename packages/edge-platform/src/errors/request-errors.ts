@@ -1,4 +1,4 @@
-import type { RouteTracer } from "../monitoring/route-tracer";
+import type { RouteTracer } from "../reporting/route-tracer";
 
 /** What a report says of the error besides the error itself: its digest and where it happened. */
 export type ServerErrorReport = {

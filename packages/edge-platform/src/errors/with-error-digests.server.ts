@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { reasonPhrase } from "../http/status-text.server";
-import { routeName } from "../monitoring/route-name";
+import { routeName } from "../reporting/route-name";
 import { getRequestContext } from "../request-context";
 import { isDataWithResponseInit } from "./control-flow";
 import {

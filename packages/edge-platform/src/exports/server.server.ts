@@ -7,12 +7,12 @@ export { recordServerError, type ServerErrorScope } from "../errors/server-error
 export { assertFailureRoutesEnabled } from "../failure-routes.server.ts";
 export { readFormData } from "../http/form-data.server.ts";
 export type { WriteLimit } from "../limits/write-limits.server.ts";
-export type { BrowserMonitoringConfig } from "../monitoring/browser-config.server.ts";
 export {
   FRESH_PARAMETER,
   type PagePurge,
   type PurgeTargets,
   purgePages,
 } from "../page-cache/purge.server.ts";
+export type { BrowserReportingConfig } from "../reporting/browser-config.server.ts";
 export { getRequestContext, type RequestContext } from "../request-context.ts";
 export { type PlatformRootData, platformRootData } from "../root-data.server.ts";

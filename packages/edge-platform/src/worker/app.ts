@@ -135,7 +135,7 @@ async function prerenderedPages(request: Request, context: StepContext, next: Ne
   if (isStaticPageRequest(request, context.url)) {
     // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
     const page = await serveStaticPage(request, context.env.ASSETS, {
-      reportOrigin: context.config.monitoring?.directOrigin,
+      reportOrigin: context.config.reporting?.directOrigin,
     });
     if (page) return page;
   }
@@ -149,19 +149,19 @@ async function prerenderedPages(request: Request, context: StepContext, next: Ne
 function sharedPages(request: Request, context: StepContext, next: Next) {
   return answerSharedPages(request, context.url, {
     render: (toRender) => next(toRender, context),
-    policy: { reportOrigin: context.config.monitoring?.directOrigin },
+    policy: { reportOrigin: context.config.reporting?.directOrigin },
   });
 }
 
 /**
- * With a DSN, the request is reported (with-monitoring.ts, which loads Sentry's SDK on the first such
+ * With a DSN, the request is reported (reporting.ts, which loads Sentry's SDK on the first such
  * request); without one, reporting is off and the SDK is never loaded.
  */
-let monitoring: Promise<typeof import("./with-monitoring")> | undefined;
+let reportingModule: Promise<typeof import("./reporting")> | undefined;
 async function reporting(request: Request, context: StepContext, next: Next) {
-  if (!context.config.monitoring) return next(request, context);
-  monitoring ??= import("./with-monitoring");
-  return (await monitoring).reportRequest(request, context, next);
+  if (!context.config.reporting) return next(request, context);
+  reportingModule ??= import("./reporting");
+  return (await reportingModule).reportRequest(request, context, next);
 }
 
 /** The last step: React Router renders the page, its data or its action's answer. */

@@ -2,7 +2,7 @@ import type { PlatformConfig } from "../config.server";
 import { MONITORING_TUNNEL_MAX_ANSWER_BYTES, REQUEST_BODY_TIMEOUT_MS } from "../constants";
 import { hasRepeatedKey } from "../http/json-keys";
 import { readLimited, readLimitedBody } from "../http/read-limited-body";
-import { envelopeUrl, isSameDsn, isSameTunnelQuery, type SentryIngestDsn } from "../monitoring/sentry-dsn";
+import { envelopeUrl, isSameDsn, isSameTunnelQuery, type SentryIngestDsn } from "../reporting/sentry-dsn";
 
 export type TunnelSettings = {
   dsn: SentryIngestDsn;
@@ -13,9 +13,9 @@ export type TunnelSettings = {
 };
 
 /** The tunnel is on only for a Sentry SaaS ingest DSN (packages/edge-platform/docs/contract.md C7); otherwise /monitoring does not exist. */
-export function tunnelSettings({ monitoring }: PlatformConfig): TunnelSettings | undefined {
-  if (!monitoring?.ingest) return undefined;
-  return { dsn: monitoring.ingest, ingestOrigin: monitoring.ingestTestOrigin, ...monitoring.tunnel };
+export function tunnelSettings({ reporting }: PlatformConfig): TunnelSettings | undefined {
+  if (!reporting?.ingest) return undefined;
+  return { dsn: reporting.ingest, ingestOrigin: reporting.ingestTestOrigin, ...reporting.tunnel };
 }
 
 /** Only what the SDK needs from Sentry's answer: its status, rate limits and retry time. */
@@ -69,7 +69,7 @@ export async function forwardEnvelope(
     "Content-Type": request.headers.get("Content-Type") ?? "application/x-sentry-envelope",
   });
   // No client IP (no X-Forwarded-For): Sentry would store it with the browser's reports
-  // (packages/edge-platform/src/monitoring/report-privacy.ts). Sentry then sees the Worker, not the visitor.
+  // (packages/edge-platform/src/reporting/report-privacy.ts). Sentry then sees the Worker, not the visitor.
 
   // One deadline for the whole exchange: connecting, the first byte and the last.
   const signal = AbortSignal.timeout(settings.timeoutMs);

@@ -9,7 +9,7 @@ import {
 import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
 
 // The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
-// address, a token and an id number, on a server error and on a traced request (packages/edge-platform/src/monitoring/
+// address, a token and an id number, on a server error and on a traced request (packages/edge-platform/src/reporting/
 // report-privacy.ts). The stand-in's raw bytes are searched, so no field can hide it.
 
 const EMAIL = "jane.doe@example.com";

@@ -11,7 +11,7 @@ export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
   const context = new RouterContextProvider();
   context.set(requestContext, {
     env: {} as Env,
-    config: { failureRoutes: false, monitoring: null } satisfies PlatformConfig,
+    config: { failureRoutes: false, reporting: null } satisfies PlatformConfig,
     pageData: false,
     nonce: "",
     errors: createRequestErrors(report),

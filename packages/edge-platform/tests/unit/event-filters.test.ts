@@ -6,7 +6,7 @@ import {
   beforeSendTransaction,
   isControlFlowEvent,
   isDroppedTransaction,
-} from "../../src/monitoring/event-filters";
+} from "../../src/reporting/event-filters";
 
 describe("redirect-control errors are not reported (packages/edge-platform/docs/contract.md C8)", () => {
   test.each([

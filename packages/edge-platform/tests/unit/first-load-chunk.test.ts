@@ -28,7 +28,7 @@ const graph: Record<string, { isEntry?: boolean; importedIds?: string[] }> = {
   "/repo/app/routes/home.tsx": { importedIds: ["/repo/app/components/chart.tsx"] },
   "/repo/app/components/chart.tsx": {},
   // Loaded through import() only: Rollup lists it under dynamicallyImportedIds, not importedIds.
-  "/repo/packages/edge-platform/src/monitoring/browser-sentry.client.ts": {},
+  "/repo/packages/edge-platform/src/reporting/browser-sentry.client.ts": {},
   // Another app's root (a nested directory named like the app) is not this app's root.
   "/repo/app/other/root.tsx": { isEntry: true, importedIds: ["/repo/app/components/chart.tsx"] },
 };
@@ -56,7 +56,7 @@ describe("firstLoadModules (the first-load chunk follows the app's graph, naming
       "/repo/app/root.tsx?__react-router-build-client-route",
       "/repo/app/routes/home.tsx",
       "/repo/app/components/chart.tsx",
-      "/repo/packages/edge-platform/src/monitoring/browser-sentry.client.ts",
+      "/repo/packages/edge-platform/src/reporting/browser-sentry.client.ts",
     ]) {
       expect(firstLoad.has(id), id).toBe(false);
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { canonicalDsn, isSameDsn, parseSentryIngestDsn } from "../../src/monitoring/sentry-dsn";
+import { canonicalDsn, isSameDsn, parseSentryIngestDsn } from "../../src/reporting/sentry-dsn";
 import { TEST_DSN } from "../../src/testing/ingest-stand-in.ts";
 import { parseEnvelopeHeader } from "../../src/worker/monitoring-tunnel";
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { isLoopbackHostname } from "../../src/http/loopback";
 import { allowedHostsFrom, isAllowedHost } from "../../src/local-server/allowed-hosts";
 import { singleHost } from "../../src/local-server/host-guard";
-import { loopbackOrigin } from "../../src/monitoring/sentry-dsn";
+import { loopbackOrigin } from "../../src/reporting/sentry-dsn";
 import { httpsRedirect } from "../../src/worker/https-redirect";
 
 // One definition of "loopback" (packages/edge-platform/src/http/loopback.ts) for every caller: the https redirect,

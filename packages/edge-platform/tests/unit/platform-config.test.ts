@@ -15,7 +15,7 @@ function problem(variables: Record<string, unknown>): string {
 
 describe("defaults: every variable may be missing or empty", () => {
   test("nothing set: reporting off, failure routes off", () => {
-    expect(parsePlatformConfig({})).toEqual({ failureRoutes: false, monitoring: null });
+    expect(parsePlatformConfig({})).toEqual({ failureRoutes: false, reporting: null });
   });
 
   test("empty strings and surrounding spaces count as not set", () => {
@@ -26,12 +26,12 @@ describe("defaults: every variable may be missing or empty", () => {
         SENTRY_TRACES_SAMPLE_RATE: "",
         SENTRY_ENVIRONMENT: "",
       }),
-    ).toEqual({ failureRoutes: false, monitoring: null });
+    ).toEqual({ failureRoutes: false, reporting: null });
   });
 
   test("a SaaS DSN: the tunnel is on, the limits are the contract's", () => {
     const config = parsePlatformConfig({ SENTRY_DSN: TEST_DSN, SENTRY_TRACES_SAMPLE_RATE: "0.1" });
-    expect(config.monitoring).toMatchObject({
+    expect(config.reporting).toMatchObject({
       dsn: TEST_DSN,
       ingest: { orgId: "4500000000000001", projectId: "4500000000000002", region: undefined },
       directOrigin: undefined,
@@ -50,7 +50,7 @@ describe("defaults: every variable may be missing or empty", () => {
       SENTRY_ENVIRONMENT: "staging",
       CF_VERSION_METADATA: { id: "v-1" },
     });
-    expect(config.monitoring).toMatchObject({
+    expect(config.reporting).toMatchObject({
       ingest: undefined,
       directOrigin: "https://sentry.example.com",
       environment: "staging",
@@ -70,7 +70,7 @@ describe("defaults: every variable may be missing or empty", () => {
       SENTRY_TRACE_PROPAGATION_ORIGINS: "https://api.example.com, http://127.0.0.1:9001",
     });
     expect(config.failureRoutes).toBe(true);
-    expect(config.monitoring).toMatchObject({
+    expect(config.reporting).toMatchObject({
       tracesSampleRate: 1,
       tracePropagationOrigins: ["https://api.example.com", "http://127.0.0.1:9001"],
       ingestTestOrigin: "http://127.0.0.1:9000",

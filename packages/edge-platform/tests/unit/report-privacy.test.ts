@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "../../src/monitoring/event-filters";
-import { REPORTED_QUERY_PARAMS, scrubReport, scrubUrl } from "../../src/monitoring/report-privacy";
+import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "../../src/reporting/event-filters";
+import { REPORTED_QUERY_PARAMS, scrubReport, scrubUrl } from "../../src/reporting/report-privacy";
 
 // Data that looks real: none of it may survive in anything the SDKs send.
 const EMAIL = "jane.doe@example.com";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { matchedRouteName, routeName, transactionName } from "../../src/monitoring/route-name";
+import { matchedRouteName, routeName, transactionName } from "../../src/reporting/route-name";
 
 describe("routeName", () => {
   test.each([

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { expect, test } from "vitest";
-import { SEGMENT_NAME_SOURCE } from "../../src/monitoring/sentry-attributes";
+import { SEGMENT_NAME_SOURCE } from "../../src/reporting/sentry-attributes";
 
 // The attribute key the platform writes is the one each SDK's core reads (Sentry's conventions package, which
 // neither SDK re-exports): the Worker's (@sentry/cloudflare) and the browser's (@sentry/react) each resolve

@@ -7,7 +7,7 @@ import {
   loopbackOrigin,
   parseSentryIngestDsn,
   tunnelQuery,
-} from "../../src/monitoring/sentry-dsn";
+} from "../../src/reporting/sentry-dsn";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 

@@ -3,7 +3,7 @@ import {
   isOwnPagesTrace,
   RELATIVE_URL,
   tracePropagationTargets,
-} from "../../src/monitoring/trace-propagation";
+} from "../../src/reporting/trace-propagation";
 
 function propagates(url: string, origins: string[]): boolean {
   return [RELATIVE_URL, ...tracePropagationTargets(origins)].some((target) => target.test(url));

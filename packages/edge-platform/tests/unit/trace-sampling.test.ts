@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isTracedRequest, untracedTraceHeader } from "../../src/monitoring/server-sentry.server";
+import { isTracedRequest, untracedTraceHeader } from "../../src/reporting/server-sentry.server";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7";
 

@@ -2,7 +2,7 @@ import { receivedEvents, receivedTransactions } from "../../../src/testing/inges
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
 import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
-// Browser failures are reported whether or not the visit is traced: the same cases as monitoring.spec.ts,
+// Browser failures are reported whether or not the visit is traced: the same cases as reporting.spec.ts,
 // at SENTRY_TRACES_SAMPLE_RATE 0, where nothing but errors is sent.
 
 const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "0" });

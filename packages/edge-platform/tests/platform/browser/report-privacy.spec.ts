@@ -2,7 +2,7 @@ import { receivedEvents, receivedTransactions } from "../../../src/testing/inges
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
 import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
 
-// The browser's reports carry none of the visitor's data (packages/edge-platform/src/monitoring/report-privacy.ts): page
+// The browser's reports carry none of the visitor's data (packages/edge-platform/src/reporting/report-privacy.ts): page
 // URLs whose queries and fragments hold an email address, a token and an id number, a cookie with them,
 // client navigations between such URLs, a traced page load and a client error. The stand-in's raw bytes
 // are searched; the reports themselves must arrive, so the test cannot pass on silence.

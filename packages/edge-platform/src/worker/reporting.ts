@@ -9,15 +9,11 @@ import {
   withSentry,
 } from "@sentry/cloudflare";
 import type { ServerErrorReport as ErrorFacts, ServerErrorReporter } from "../errors/request-errors";
-import { routeName, transactionName } from "../monitoring/route-name";
-import type { RouteTracer } from "../monitoring/route-tracer";
-import { SEGMENT_NAME_SOURCE } from "../monitoring/sentry-attributes";
-import {
-  isTracedRequest,
-  serverSentryOptions,
-  untracedTraceHeader,
-} from "../monitoring/server-sentry.server";
-import { isOwnPagesTrace } from "../monitoring/trace-propagation";
+import { routeName, transactionName } from "../reporting/route-name";
+import type { RouteTracer } from "../reporting/route-tracer";
+import { SEGMENT_NAME_SOURCE } from "../reporting/sentry-attributes";
+import { isTracedRequest, serverSentryOptions, untracedTraceHeader } from "../reporting/server-sentry.server";
+import { isOwnPagesTrace } from "../reporting/trace-propagation";
 import type { Next, StepContext } from "./steps";
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
@@ -99,7 +95,7 @@ const traced: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
 export function reportRequest(incoming: Request, context: StepContext, next: Next): Promise<Response> {
   const request = ownPagesTraceOnly(incoming as IncomingRequest);
   const sentryTrace = request.headers.get("sentry-trace");
-  const rate = context.config.monitoring?.tracesSampleRate ?? 0;
+  const rate = context.config.reporting?.tracesSampleRate ?? 0;
   if (isTracedRequest(sentryTrace, rate)) {
     tracedRequests.set(request, { context, next });
     return traced.fetch(request, context.env, context.ctx);

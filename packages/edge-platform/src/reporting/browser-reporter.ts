@@ -1,5 +1,5 @@
 /**
- * What the first-load monitoring code (browser-monitoring.ts) and the lazily loaded Sentry reporter
+ * What the first-load reporting code (browser-reporting.ts) and the lazily loaded Sentry reporter
  * (browser-sentry.client.ts) agree on; its own module, so neither imports the other's code.
  */
 

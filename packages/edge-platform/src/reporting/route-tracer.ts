@@ -1,6 +1,6 @@
 /**
  * What the platform's React Router instrumentations (route-tracing.server.ts) ask of a traced request. The
- * Worker's Sentry set-up implements it (packages/edge-platform/src/worker/with-monitoring.ts); this module carries no Sentry code, so
+ * Worker's Sentry set-up implements it (packages/edge-platform/src/worker/reporting.ts); this module carries no Sentry code, so
  * the renderer never loads the SDK.
  */
 export type RouteTracer = {

@@ -7,13 +7,13 @@ import { tracePropagationTargets } from "./trace-propagation";
 
 /** The Worker's Sentry options; undefined (reporting off) without a DSN. */
 export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
-  const monitoring = platformConfig(env).monitoring;
-  if (!monitoring) return undefined;
-  const { ingest, ingestTestOrigin } = monitoring;
+  const reporting = platformConfig(env).reporting;
+  if (!reporting) return undefined;
+  const { ingest, ingestTestOrigin } = reporting;
   return {
-    dsn: monitoring.dsn,
-    environment: monitoring.environment,
-    release: monitoring.release,
+    dsn: reporting.dsn,
+    environment: reporting.environment,
+    release: reporting.release,
     // The Worker decides which requests are traced before the SDK runs (isTracedRequest): the SDK follows
     // that decision, carried by the sentry-trace flag, instead of sampling a second time.
     tracesSampler: ({ parentSampled }) => (parentSampled === false ? 0 : 1),
@@ -22,7 +22,7 @@ export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
     traceLifecycle: "static",
     // Only to the origins the configuration names: a Worker's subrequest to its own hostname leaves the
     // Worker, so "own origin" has no meaning here, and every other origin is a third party.
-    tracePropagationTargets: tracePropagationTargets(monitoring.tracePropagationOrigins),
+    tracePropagationTargets: tracePropagationTargets(reporting.tracePropagationOrigins),
     // Tests only: the same loopback stand-in the tunnel forwards to (see loopbackOrigin).
     ...(ingest && ingestTestOrigin && { tunnel: envelopeUrl(ingest, ingestTestOrigin).href }),
     // Dedupe drops an event equal to the one before it: the same failure in two requests is two reports

@@ -10,7 +10,7 @@ import {
   updateSpanName,
   withStaticSpan,
 } from "@sentry/react";
-import type { BrowserMonitoringConfig } from "./browser-config.server";
+import type { BrowserReportingConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendSpan, beforeSendTransaction } from "./event-filters";
@@ -21,7 +21,7 @@ import { RELATIVE_URL, tracePropagationTargets } from "./trace-propagation";
  * The Sentry browser SDK, loaded lazily (never in the first-load JavaScript). Page loads and navigations
  * are traced by hand so each transaction is named by its route pattern and marked when it resolved.
  */
-export function createBrowserReporter(config: BrowserMonitoringConfig): BrowserReporter {
+export function createBrowserReporter(config: BrowserReportingConfig): BrowserReporter {
   init({
     dsn: config.dsn,
     tunnel: config.tunnel,

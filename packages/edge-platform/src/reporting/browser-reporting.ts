@@ -1,5 +1,5 @@
 import { isControlFlow } from "../errors/control-flow";
-import type { BrowserMonitoringConfig } from "./browser-config.server";
+import type { BrowserReportingConfig } from "./browser-config.server";
 import type { BrowserErrorDetails, BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
 import { matchedRouteName } from "./route-name";
@@ -21,7 +21,7 @@ let firstPage: PageView | undefined;
 let pageStatus: number | undefined;
 let lastLocationKey: string | undefined;
 
-export function startBrowserMonitoring(config: BrowserMonitoringConfig): void {
+export function startBrowserReporting(config: BrowserReportingConfig): void {
   if (starting) return;
   starting = true;
   whenIdle(async () => {
@@ -115,7 +115,7 @@ export function matchedRoute(matchIds: readonly string[]): string {
  * React Router instrumentation: each route's path is noted as the router creates it (page views are named
  * by it), and each client navigation opens a span that the page view then names.
  */
-export const navigationMonitoring = {
+export const navigationReporting = {
   route({ id, path }: { id: string; path: string | undefined }) {
     routePaths.set(id, path);
   },
