@@ -1,5 +1,5 @@
 /**
- * Build-time only (the platform's Vite plugin, vite-plugin.ts): debug IDs, where the source maps go and whether they are uploaded to
+ * Build-time only (the platform's Vite plugins: debug-ids.ts, source-maps-outside-assets.ts, sentry-upload.ts): debug IDs, where the source maps go and whether they are uploaded to
  * Sentry (packages/edge-platform/docs/decisions/009-source-maps.md). Each built JavaScript file registers its debug ID when it
  * runs; its map carries the same ID, and Sentry pairs a reported frame with its map by it.
  */
