@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { movedSourceMap } from "../../src/vite/source-maps-outside-assets.ts";
 import {
   DEBUG_ID_PLACEHOLDER,
   DEBUG_ID_SNIPPET,
@@ -11,6 +10,7 @@ import {
   mapWithDebugId,
   sourceMapUpload,
 } from "../../src/vite/source-maps.ts";
+import { movedSourceMap } from "../../src/vite/source-maps-outside-assets.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -58,7 +58,9 @@ test("the upload finds a built file's map where the build moved it, from the fil
     await mkdir(join(build, "sourcemaps", "client", "assets"), { recursive: true });
     await writeFile(map, "{}");
     expect(await movedSourceMap(join(build, "client", "assets", "entry-AAAAAAAA.js"))).toBe(map);
-    expect(await movedSourceMap(join(build, "client", "assets", "rolldown-runtime-BBBBBBBB.js"))).toBeUndefined();
+    expect(
+      await movedSourceMap(join(build, "client", "assets", "rolldown-runtime-BBBBBBBB.js")),
+    ).toBeUndefined();
     expect(await movedSourceMap(join(build, "server", "assets", "entry-AAAAAAAA.js"))).toBeUndefined();
   } finally {
     await rm(build, { recursive: true, force: true });
