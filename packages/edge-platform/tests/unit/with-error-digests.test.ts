@@ -1,5 +1,6 @@
+import { STATUS_CODES } from "node:http";
 import { createStaticHandler, data, redirect, type ServerBuild } from "react-router";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { errorDigest } from "../../src/errors/digest";
 import { withReasonPhrase, withServerErrorDigests } from "../../src/errors/with-error-digests.server";
 import { requestScope } from "../support/request-scope.ts";
@@ -23,8 +24,26 @@ function args(): HandlerArgs {
   return { ...requestScope(), params: {}, pattern: "page" } as unknown as HandlerArgs;
 }
 
+/**
+ * A reason phrase is the runtime's: workerd fills in a Response's status text when none is given, Node's fetch
+ * does not. Here Node's own table (the same phrases) stands in for workerd's; the platform's suite reads the
+ * phrases from workerd itself (tests/platform/application-error.test.ts).
+ */
+class WorkerdLikeResponse extends Response {
+  constructor(body?: BodyInit | null, init?: ResponseInit) {
+    const status = init?.status ?? 200;
+    const phrase = STATUS_CODES[status] ?? (status >= 500 ? "Server Error" : "Client Error");
+    super(body, { ...init, statusText: init?.statusText ?? phrase });
+  }
+}
+
+beforeEach(() => {
+  vi.stubGlobal("Response", WorkerdLikeResponse);
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe("withServerErrorDigests", () => {
@@ -163,9 +182,10 @@ describe("thrown refusals keep their status's reason phrase", () => {
     expect(withReasonPhrase(own)).toBe(own);
   });
 
-  test("a thrown Response with an error status and no text gets one; redirects and other values pass untouched", async () => {
+  test("a thrown Response with an error status and an empty text gets one; redirects and other values pass untouched", async () => {
+    // A Response made without a text has the runtime's already: only an explicit "" is left to fill.
     const fixed = withReasonPhrase(
-      new Response("nope", { status: 403, headers: { "X-A": "b" } }),
+      new Response("nope", { status: 403, statusText: "", headers: { "X-A": "b" } }),
     ) as Response;
     expect([fixed.status, fixed.statusText, fixed.headers.get("X-A"), await fixed.text()]).toEqual([
       403,
