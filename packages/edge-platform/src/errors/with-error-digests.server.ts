@@ -183,7 +183,7 @@ function toDigestResponse(error: unknown, scope: ServerErrorScope): unknown {
 }
 
 /** A thrown error status with no status text gets the status's reason phrase; anything else is unchanged. */
-export function withReasonPhrase(thrown: unknown): unknown {
+function withReasonPhrase(thrown: unknown): unknown {
   if (isDataWithResponseInit(thrown)) {
     const status = thrown.init?.status ?? 200;
     if (status < 400 || status > 599 || thrown.init?.statusText) return thrown;

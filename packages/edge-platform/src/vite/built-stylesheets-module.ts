@@ -6,7 +6,7 @@ import type { Plugin, ResolvedConfig } from "vite";
 import type { InlineStylesheets } from "../inline-stylesheets.ts";
 
 /** The module the renderer and the Worker read the build's stylesheets from (packages/edge-platform/src/built-stylesheets.ts). */
-export const INLINE_STYLESHEETS_MODULE = "virtual:edge-platform/inline-stylesheets";
+const INLINE_STYLESHEETS_MODULE = "virtual:edge-platform/inline-stylesheets";
 const RESOLVED = `\0${INLINE_STYLESHEETS_MODULE}`;
 
 /**
