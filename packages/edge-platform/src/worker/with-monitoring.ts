@@ -40,13 +40,13 @@ type ReportingApp = {
 };
 
 /**
- * The app with error reporting. Imported only when a DSN is configured: merely loading the SDK costs about a
- * fifth of the Worker's throughput on dynamic pages, so without a DSN it never loads.
+ * The app with error reporting. Imported only when a DSN is configured: merely loading the SDK costs a large
+ * share of the Worker's throughput on dynamic pages, so without a DSN it never loads.
  *
- * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs
- * about 18% of a dynamic page's CPU even when the request is not sampled (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's
- * cost"). So the sampling decision comes first: a traced request runs inside the wrapper; any other request
- * runs the plain app.
+ * The SDK's request wrapper (scopes, trace continuation, a span, instrumented env and ctx, a flush) costs a
+ * large share of a dynamic page's CPU even when the request is not sampled. So the sampling decision comes
+ * first: a traced request runs inside the wrapper; any other request runs the plain app. Both costs are in
+ * packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost".
  *
  * Every server error, traced request or not, is reported by a report-only run of the SDK that the request
  * schedules with `waitUntil` (packages/edge-platform/docs/decisions/014-reporting-per-request.md): errors also happen after the
