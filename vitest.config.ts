@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 // Kept apart from vite.config.ts: these suites run in Node, not through the app's Vite plugins.
 export default defineConfig({
   test: {
-    // Four files at once on two cores: the suites mostly wait on workerd and local servers, not the CPU
-    // (the platform's suite took 38 s instead of 90).
+    // Four files at once on two cores: the suites mostly wait on workerd and local servers, not the CPU, so
+    // running several at once shortens a run without starving any.
     maxWorkers: 4,
     projects: [
       {

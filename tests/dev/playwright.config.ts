@@ -35,7 +35,7 @@ export default defineConfig({
     // of the test report; `DEBUG=pw:webserver npm run test:dev` shows it.
     stdout: "ignore",
     stderr: "ignore",
-    // No internet needed: without this, workerd's start waits up to 3 s for Cloudflare's `Request.cf`
-    // sample and prints a stack when it cannot reach it.
+    // No internet needed: `npm run dev` does not download Cloudflare's `Request.cf` sample
+    // (packages/edge-platform/src/vite/local-servers.ts).
   },
 });

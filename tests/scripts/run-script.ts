@@ -105,11 +105,11 @@ export const WARNINGS_NOBODY_CAN_ACT_ON: readonly RegExp[] = [
   // Vite 8 on React Router 7's `envFile: false` (packages/edge-platform/src/vite/react-router-env-dir.ts).
   /`envFile` option is deprecated/,
   /deprecated/i,
-  // Rolldown on a Vite plugin's change without a map (vite-plugin.ts, sourceMapsOutsideAssets).
+  // Rolldown on a Vite plugin's change without a map (packages/edge-platform/src/vite/source-maps-outside-assets.ts).
   /SOURCEMAP_BROKEN|Sourcemap is likely to be incorrect/,
   // React Router on public browser maps, which the platform's never are (the same plugin).
   /Source maps are enabled in production/,
-  // Miniflare's download of Cloudflare's `request.cf` sample, offline (vite-plugin.ts, platformConfig).
+  // Miniflare's download of Cloudflare's `request.cf` sample, offline (packages/edge-platform/src/vite/local-servers.ts).
   /Unable to fetch the `Request\.cf` object/,
 ];
 

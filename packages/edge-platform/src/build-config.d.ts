@@ -1,4 +1,4 @@
-/** Defined by the platform's Vite plugin (vite/vite-plugin.ts) from app/product.config.ts (see build-config.ts). */
+/** Defined by the platform's Vite plugin (vite/product-choices.ts) from app/product.config.ts (see build-config.ts). */
 interface ImportMetaEnv {
   readonly PLATFORM_STATIC_ROUTE_IDS: readonly string[] | undefined;
   readonly PLATFORM_STATIC_PAGE_ROUTING_RULES: readonly string[] | undefined;

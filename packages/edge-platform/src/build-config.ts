@@ -1,5 +1,5 @@
 /**
- * The product's choices as the build hands them to the platform (the platform's Vite plugin, vite/vite-plugin.ts, defines them from
+ * The product's choices as the build hands them to the platform (the platform's Vite plugin, vite/product-choices.ts, defines them from
  * app/product.config.ts), so platform code never imports product code. Undefined outside a build (unit
  * tests): then nothing is static and no other origin may post.
  */

@@ -51,17 +51,13 @@ export function routeTree(manifest: Readonly<Record<string, ManifestRoute | unde
 }
 
 /** A page's canonical spelling and the route that renders it (the last of the matched routes). */
-export type CanonicalPage = { path: string; routeId: string };
+type CanonicalPage = { path: string; routeId: string };
 
 /**
- * The canonical spelling of `pathname` (as a URL's `pathname` holds it: percent-encoded), or `undefined`
- * when no route matches it (a 404 keeps its own spelling) or its spelling cannot be decided with certainty
- * (then it is left as it is, as before).
+ * The canonical spelling of `pathname` (as a URL's `pathname` holds it: percent-encoded) and its route, or
+ * `undefined` when no route matches it (a 404 keeps its own spelling) or its spelling cannot be decided with
+ * certainty (then it is left as it is, as before).
  */
-export function canonicalPath(routes: RouteObject[], pathname: string, basename = "/"): string | undefined {
-  return canonicalPage(routes, pathname, basename)?.path;
-}
-
 function canonicalPage(routes: RouteObject[], pathname: string, basename: string): CanonicalPage | undefined {
   // React Router matches a path it cannot decode as it is (and warns): a bug or a probe, not a spelling.
   if (decoded(pathname) === undefined) return undefined;
@@ -89,28 +85,17 @@ export type CanonicalOptions = {
   staticRouteIds?: ReadonlySet<string>;
 };
 
-/**
- * The URL (path and query, the query exactly as it came) a GET or HEAD request should be sent to, or
- * `undefined` when its path is already canonical or matches no route. Page data (`/x.data`, `/_root.data`
- * for `/`) is read as React Router's server reads it, and sent to the canonical page's data URL.
- */
-export function canonicalLocation(
-  routes: RouteObject[],
-  url: URL,
-  options: CanonicalOptions = {},
-): string | undefined {
-  const basename = options.basename ?? "/";
-  return locationOf(url, options, (page) => canonicalPage(routes, page, basename));
-}
-
 /** Paths remembered per isolate, and the longest one remembered: memory stays bounded. */
 const MAX_REMEMBERED_PATHS = 1_000;
 const MAX_REMEMBERED_PATH_LENGTH = 256;
 
 /**
- * `canonicalLocation` for one build, made once per isolate. Matching costs React Router's route ranking on
- * every call (it is not kept between calls of `matchRoutes`), so a path that can only be canonical is told
- * apart without it (`spelledAsDeclared`), and the answers for the others are remembered.
+ * For one build, made once per isolate: the URL (path and query, the query exactly as it came) a GET or HEAD
+ * request should be sent to, or `undefined` when its path is already canonical or matches no route. Page
+ * data (`/x.data`, `/_root.data` for `/`) is read as React Router's server reads it, and sent to the
+ * canonical page's data URL. Matching costs React Router's route ranking on every call (it is not kept
+ * between calls of `matchRoutes`), so a path that can only be canonical is told apart without it
+ * (`spelledAsDeclared`), and the answers for the others are remembered.
  */
 export function canonicalLocations(
   manifest: Readonly<Record<string, ManifestRoute | undefined>>,

@@ -8,7 +8,7 @@ import { createCookie } from "react-router";
  */
 
 /** Long past any replica lag, short enough that a bookmark from a re-created database soon stops mattering. */
-export const D1_BOOKMARK_MAX_AGE_SECONDS = 60 * 60;
+const D1_BOOKMARK_MAX_AGE_SECONDS = 60 * 60;
 
 /** D1's bookmarks are 59 characters; anything much longer is not one. */
 const MAX_BOOKMARK_LENGTH = 128;

@@ -8,8 +8,9 @@ startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      {/* Router updates as plain renders, not transitions: a client navigation shows its page 30-40% sooner
-          on a busy CPU (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md). */}
+      {/* Router updates as plain renders, not transitions: React renders a navigation's page in one go instead
+          of yielding at low priority, so it shows sooner on a busy CPU
+          (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md has the runs). */}
       <HydratedRouter
         onError={reportRouterError}
         instrumentations={[navigationHold, navigationReporting]}

@@ -1,7 +1,7 @@
 /**
  * Stylesheets inlined in the document (packages/edge-platform/docs/decisions/022-inline-critical-css.md): the first paint needs them,
  * and a `<style>` in the HTML costs no request. The strict policy allows each by the SHA-256 of its text,
- * computed when the build is made (vite/inline-stylesheets.ts): the text is the same in every page of a build,
+ * computed when the build is made (vite/built-stylesheets-module.ts): the text is the same in every page of a build,
  * so one hash serves pages rendered per request, pre-rendered pages and the edge cache's copies alike.
  */
 

@@ -7,9 +7,9 @@ import { getRequestContext } from "./request-context";
  * at build time, so their browser configuration is the build's (packages/edge-platform/docs/reporting.md, "Browser").
  *
  * Only documents carry it. The browser configuration is constant for a deployment, and the document keeps
- * the one it was served with (PlatformDocument), so a page-data answer leaves it out: with a DSN it was
- * 300 of a `.data` answer's 540 bytes, and encoding it was most of what reporting cost untraced requests
- * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost").
+ * the one it was served with (PlatformDocument), so a page-data answer leaves it out: with a DSN it was most
+ * of a `.data` answer's bytes, and encoding it most of what reporting cost untraced requests
+ * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost", has the figures).
  */
 export type PlatformRootData = { reporting?: BrowserReportingConfig | null };
 

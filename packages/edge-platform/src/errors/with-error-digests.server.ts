@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
-import { reasonPhrase } from "../http/status-text.server";
 import { routeName } from "../reporting/route-name";
 import { getRequestContext } from "../request-context";
 import { isDataWithResponseInit } from "./control-flow";
@@ -60,7 +59,7 @@ export function withHeadersFailureAnswer(build: ServerBuild): ServerBuild {
  * a digest-only 500 (packages/edge-platform/docs/contract.md C1), for document and `.data` requests alike. React Router would otherwise
  * replace it by a bare "Unexpected Server Error" with no way to carry the digest to the error page.
  * A thrown refusal (`data(…, { status })`, a Response) without a status text gets its status's reason
- * phrase, which React Router would otherwise send as "Internal Server Error" or "" (http/status-text.server.ts).
+ * phrase, which React Router would otherwise send as "Internal Server Error" or "" (reasonPhrase, below).
  * A route without an action refuses a mutation with a plain 405 and its Allow (`refuseMutation`).
  * Done once, when the Worker starts, so product routes inherit it without doing anything.
  */
@@ -184,10 +183,10 @@ function toDigestResponse(error: unknown, scope: ServerErrorScope): unknown {
 }
 
 /** A thrown error status with no status text gets the status's reason phrase; anything else is unchanged. */
-export function withReasonPhrase(thrown: unknown): unknown {
+function withReasonPhrase(thrown: unknown): unknown {
   if (isDataWithResponseInit(thrown)) {
     const status = thrown.init?.status ?? 200;
-    if (status < 400 || thrown.init?.statusText) return thrown;
+    if (status < 400 || status > 599 || thrown.init?.statusText) return thrown;
     return data(thrown.data, { ...thrown.init, statusText: reasonPhrase(status) });
   }
   if (thrown instanceof Response && thrown.status >= 400 && !thrown.statusText) {
@@ -212,4 +211,13 @@ function recordStreamedRejections(result: unknown, scope: ServerErrorScope): voi
   for (const value of Object.values(payload)) {
     if (value instanceof Promise) recordRejection(value, scope);
   }
+}
+
+/**
+ * The reason phrase the runtime gives a Response of this status (200 to 599) made without one: workerd fills
+ * in `statusText` from its own table (with "Client Error" or "Server Error" for a status it has no phrase
+ * for), the text a Response the Worker makes carries anyway. Node's fetch leaves it empty.
+ */
+function reasonPhrase(status: number): string {
+  return new Response(null, { status }).statusText;
 }

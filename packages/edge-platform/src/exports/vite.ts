@@ -5,5 +5,6 @@ export {
   loadAppUnderBuild,
   type ProductConfig,
 } from "../vite/app-under-build.ts";
+export { cloudflareOptions, workerConfig } from "../vite/cloudflare-options.ts";
 export { platformReactRouterConfig } from "../vite/react-router-config.ts";
-export { cloudflareOptions, edgePlatform, workerConfig } from "../vite/vite-plugin.ts";
+export { edgePlatform } from "../vite/vite-plugin.ts";

@@ -19,7 +19,7 @@ export function clientKey(connectingIp: string | null): string {
 }
 
 /** The key of requests with no usable client address. */
-export const UNKNOWN_CLIENT = "unknown";
+const UNKNOWN_CLIENT = "unknown";
 
 function isIpv4(address: string): boolean {
   const parts = address.split(".");

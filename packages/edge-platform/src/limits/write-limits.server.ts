@@ -15,7 +15,7 @@ import { type WriteLimited, writeLimitedMessage } from "./write-limited";
 export type WriteLimit = "off" | { binding: RateLimitName };
 
 /** The binding every route's writes count against unless the route says otherwise. */
-export const DEFAULT_WRITE_LIMIT: RateLimitName = "WRITE_RATE_LIMIT";
+const DEFAULT_WRITE_LIMIT: RateLimitName = "WRITE_RATE_LIMIT";
 
 type ServerRouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 type RouteAction = NonNullable<ServerRouteModule["action"]>;

@@ -71,8 +71,8 @@ function withAcceptEncoding(vary: string | null): string {
 
 /**
  * The body gzipped, flushed after every chunk so a streamed page keeps arriving as it is rendered. A sync
- * flush keeps the dictionary (Node's default, a full flush, resets it: the first-load script came out at
- * 141 KB instead of 111).
+ * flush keeps the dictionary: Node's default, a full flush, resets it at every chunk, and a file sent in many
+ * chunks compresses far worse (packages/edge-platform/docs/PERFORMANCE.md, "Conditions").
  */
 function gzipEachChunk(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const gzip = createGzip();

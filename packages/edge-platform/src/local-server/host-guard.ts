@@ -94,7 +94,7 @@ export function singleHost(header: string | null): string | undefined {
  * Miniflare's entry point reads it, so `LOCAL_ALLOWED_HOSTS` behind a tunnel keeps working); undefined
  * when workerd could make no URL of the request line (`OPTIONS *`).
  */
-export function requestUrl(request: Request): URL | undefined {
+function requestUrl(request: Request): URL | undefined {
   let url: URL;
   try {
     url = new URL(request.url);

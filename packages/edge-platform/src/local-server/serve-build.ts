@@ -176,7 +176,7 @@ export async function serveBuild({
 }
 
 /** The service binding through which the app's Worker purges the emulated Workers Cache (only locally). */
-export const WORKERS_CACHE_BINDING = "WORKERS_CACHE_EMULATION";
+const WORKERS_CACHE_BINDING = "WORKERS_CACHE_EMULATION";
 
 /** Whether the build's deploy config enables Workers Cache (`cache = { enabled = true }`). */
 async function workersCacheEnabled(serverDirectory: string): Promise<boolean> {

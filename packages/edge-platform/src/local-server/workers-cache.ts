@@ -68,7 +68,7 @@ export type WorkersCache = {
 };
 
 /** Cloudflare's Free plan: 5 purge requests a minute, up to 25 at once. */
-export const DEFAULT_PURGE_LIMIT: PurgeLimit = { requestsPerMinute: 5, burst: 25 };
+const DEFAULT_PURGE_LIMIT: PurgeLimit = { requestsPerMinute: 5, burst: 25 };
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_ENTRY_BYTES = 8 * 1024 * 1024;
@@ -440,13 +440,13 @@ export function createWorkersCache({
 }
 
 /** The key: the path and query string exactly as sent (order and trailing slashes matter; no host). */
-export function cacheKey(url: string): string {
+function cacheKey(url: string): string {
   const { pathname, search } = new URL(url);
   return `${pathname}${search}`;
 }
 
 /** The directives that decide caching: the most specific header present, whole. */
-export function effectiveDirectives(headers: Headers): string | undefined {
+function effectiveDirectives(headers: Headers): string | undefined {
   for (const name of DIRECTIVE_HEADERS) {
     const value = headers.get(name);
     if (value !== null) return value;
@@ -455,7 +455,7 @@ export function effectiveDirectives(headers: Headers): string | undefined {
 }
 
 /** `Cache-Tag: a, b`: valid tags lower-cased (purges match them case-insensitively); invalid ones dropped. */
-export function cacheTags(header: string | null): string[] {
+function cacheTags(header: string | null): string[] {
   const tags = (header ?? "")
     .split(",")
     .map((tag) => tag.trim())

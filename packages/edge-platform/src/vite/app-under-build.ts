@@ -23,9 +23,9 @@ export type ProductConfig = {
 };
 
 /**
- * The first-load budget a product gets unless it sets its own: 135 KiB gzip, under the about 139 KB the
- * Next.js 16 anchor loads for the same page (packages/edge-platform/docs/PERFORMANCE.md, "First load"), leaving a product more than
- * 20 KiB beyond what the platform and React Router need.
+ * The first-load budget a product gets unless it sets its own (gzip): under what the Next.js 16 anchor loads
+ * for the same page, with room for the product's own code beyond what React, React Router and the platform
+ * need (packages/edge-platform/docs/PERFORMANCE.md, "First load", has those figures).
  */
 export const DEFAULT_FIRST_LOAD_BUDGET_BYTES = 135 * 1024;
 

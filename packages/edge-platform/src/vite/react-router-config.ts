@@ -40,7 +40,7 @@ export function platformReactRouterConfig(app: AppUnderBuild) {
   } satisfies Config;
 }
 
-export function prerenderConcurrency(value: string | undefined): number {
+function prerenderConcurrency(value: string | undefined): number {
   if (value === undefined || value === "") return 1;
   const concurrency = Number(value);
   if (!Number.isInteger(concurrency) || concurrency < 1)

@@ -12,7 +12,7 @@
  * Nothing else changes. Once React Router passes `envDir` itself there is nothing to replace, and
  * packages/edge-platform/tests/unit/react-router-env-dir.test.ts says the CLI wrapper can go.
  */
-export const DEPRECATED_OPTION = "envFile: false";
+const DEPRECATED_OPTION = "envFile: false";
 const REPLACEMENT = "envDir: false";
 
 /** Whether a module URL is one of @react-router/dev's built files (`packageUrl` ends with a slash). */

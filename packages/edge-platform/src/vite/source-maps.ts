@@ -1,5 +1,5 @@
 /**
- * Build-time only (the platform's Vite plugin, vite-plugin.ts): debug IDs, where the source maps go and whether they are uploaded to
+ * Build-time only (the platform's Vite plugins: debug-ids.ts, source-maps-outside-assets.ts, sentry-upload.ts): debug IDs, where the source maps go and whether they are uploaded to
  * Sentry (packages/edge-platform/docs/decisions/009-source-maps.md). Each built JavaScript file registers its debug ID when it
  * runs; its map carries the same ID, and Sentry pairs a reported frame with its map by it.
  */
@@ -27,8 +27,9 @@ export const DEBUG_ID_PLACEHOLDER = "00000000-0000-4000-8000-debug1dplace";
  * What each built file runs first: it files its debug ID under its own stack, where both Sentry SDKs look
  * (`_sentryDebugIds`, keyed by a stack whose frame names the file), and names it once more in
  * `_sentryDebugIdIdentifier` as `sentry-dbid-<id>`, which is how @sentry/vite-plugin finds a file's ID (and
- * sees that the file has one, so it adds no snippet of its own). It does what the plugin's snippet does in a
- * third of the bytes: the first-load budget (packages/edge-platform/docs/PERFORMANCE.md, "First load") has no room for more.
+ * sees that the file has one, so it adds no snippet of its own). It does what the plugin's snippet does in far
+ * fewer bytes (packages/edge-platform/docs/decisions/009-source-maps.md compares them): each first-load file
+ * carries one, and the first-load budget (packages/edge-platform/docs/PERFORMANCE.md, "First load") has no room for more.
  */
 export const DEBUG_ID_SNIPPET = `(globalThis._sentryDebugIds??={})[Error().stack]="${DEBUG_ID_PLACEHOLDER}";globalThis._sentryDebugIdIdentifier="sentry-dbid-${DEBUG_ID_PLACEHOLDER}";`;
 

@@ -2,14 +2,14 @@ import { BASE_SECURITY_HEADERS, NON_DOCUMENT_SECURITY_HEADERS } from "../headers
 
 /** Limits of Cloudflare's `_headers` file; rules beyond them are ignored, so the build fails instead. */
 export const HEADERS_FILE_MAX_RULES = 100;
-export const HEADERS_FILE_MAX_LINE_CHARS = 2_000;
+const HEADERS_FILE_MAX_LINE_CHARS = 2_000;
 
 /**
  * The Content-Type React Router gives page data it renders per request. Pre-rendered `.data`
  * files are assets, and wrangler knows no type for `.data`, so without this rule they are served without
  * one. One rule covers them all: `*` matches across `/`.
  */
-export const PAGE_DATA_CONTENT_TYPE = "text/x-script";
+const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 
 /**
  * The `_headers` file for the build: the hand-written rules of public/_headers, for every asset the base

@@ -26,8 +26,8 @@ export function staticRouteIds(routes: readonly RouteConfigLike[], staticPaths: 
 }
 
 /** Cloudflare's limits on `assets.run_worker_first`: rules, and characters per rule. */
-export const ROUTING_RULES_MAX = 100;
-export const ROUTING_RULE_MAX_CHARS = 100;
+const ROUTING_RULES_MAX = 100;
+const ROUTING_RULE_MAX_CHARS = 100;
 
 /**
  * The `assets.run_worker_first` rules that send static pages' HTML to the Worker, which serves the asset

@@ -53,7 +53,7 @@ function exportedName(specifier: string): string | undefined {
 
 // The browser gets a route's HydrateFallback from its main module or from the chunk the manifest names; a
 // chunk the build split out but the manifest leaves unnamed means hydration renders React Router's root
-// fallback instead, and fails (packages/edge-platform/src/vite/vite-plugin.ts, childCompilerReadsRoutesAsBuilt).
+// fallback instead, and fails (packages/edge-platform/src/vite/child-compiler-imports.ts).
 test("a HydrateFallback split out of a route's main module is named in the manifest", async () => {
   const manifest = await builtManifest();
   let split = 0;

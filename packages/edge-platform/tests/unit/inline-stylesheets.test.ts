@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { inlineStyleHashes } from "../../src/headers";
-import { inlineStylesheets } from "../../src/vite/inline-stylesheets";
+import { inlinableStylesheets } from "../../src/vite/built-stylesheets-module";
 
 // packages/edge-platform/docs/decisions/022-inline-critical-css.md: the build's stylesheets, and the hashes a page's policy allows.
 
@@ -23,10 +23,10 @@ describe("inlineStyleHashes", () => {
   });
 });
 
-describe("inlineStylesheets (the build)", () => {
+describe("inlinableStylesheets (the build)", () => {
   test("each stylesheet by the URL it is served at, with the base64 SHA-256 of its text", () => {
     const text = ":root{color-scheme:light dark}";
-    expect(inlineStylesheets("/", [["assets/app-AAAAAAAA.css", text]])).toEqual({
+    expect(inlinableStylesheets("/", [["assets/app-AAAAAAAA.css", text]])).toEqual({
       "/assets/app-AAAAAAAA.css": { text, sha256: createHash("sha256").update(text).digest("base64") },
     });
   });
@@ -34,7 +34,7 @@ describe("inlineStylesheets (the build)", () => {
   test("leaves out what is not a stylesheet, and names a stylesheet React would rewrite (it has `<style`)", () => {
     const notInlinable: string[] = [];
     expect(
-      inlineStylesheets(
+      inlinableStylesheets(
         "/",
         [
           ["assets/entry-AAAAAAAA.js", "x"],
@@ -49,7 +49,7 @@ describe("inlineStylesheets (the build)", () => {
 
   test("inlines a stylesheet with a `<` that React leaves as it is", () => {
     const text = 'a::before{content:"<"}a[title^="<b"]{color:red}';
-    expect(Object.keys(inlineStylesheets("/", [["assets/lt-DDDDDDDD.css", text]]))).toEqual([
+    expect(Object.keys(inlinableStylesheets("/", [["assets/lt-DDDDDDDD.css", text]]))).toEqual([
       "/assets/lt-DDDDDDDD.css",
     ]);
   });

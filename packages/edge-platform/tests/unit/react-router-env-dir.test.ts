@@ -3,11 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import {
-  DEPRECATED_OPTION,
-  isReactRouterDevModule,
-  withEnvDir,
-} from "../../src/vite/react-router-env-dir.ts";
+import { isReactRouterDevModule, withEnvDir } from "../../src/vite/react-router-env-dir.ts";
 
 // scripts/react-router.ts runs React Router's CLI with `envDir: false` where React Router 7 passes Vite the
 // deprecated `envFile: false` (packages/edge-platform/src/vite/react-router-env-dir.ts).
@@ -22,7 +18,7 @@ describe("the installed React Router", () => {
     // Once this fails, React Router passes `envDir` itself (React Router 8 does): scripts/react-router.ts can
     // go back to `react-router`, with react-router-env-dir.ts and react-router-cli.ts removed.
     for (const module of MODULES)
-      expect(await readFile(join(PACKAGE, module), "utf8"), module).toContain(DEPRECATED_OPTION);
+      expect(await readFile(join(PACKAGE, module), "utf8"), module).toContain("envFile: false");
   });
 
   test("as changed, passes `envDir: false` there and `envFile` nowhere", async () => {
@@ -32,7 +28,7 @@ describe("the installed React Router", () => {
       expect(changed, module).not.toMatch(/\benvFile\b/);
       expect(changed, module).toContain("envDir: false");
       // Nothing else changed: read back as `envFile: false` everywhere, it is the module as installed.
-      const back = (text: string) => text.replaceAll("envDir: false", DEPRECATED_OPTION);
+      const back = (text: string) => text.replaceAll("envDir: false", "envFile: false");
       expect(back(changed), module).toBe(back(source));
     }
   });

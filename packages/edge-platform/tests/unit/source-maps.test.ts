@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import {
   DEBUG_ID_PLACEHOLDER,
@@ -7,6 +10,7 @@ import {
   mapWithDebugId,
   sourceMapUpload,
 } from "../../src/vite/source-maps.ts";
+import { movedSourceMap } from "../../src/vite/source-maps-outside-assets.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -45,4 +49,20 @@ test("the snippet names the placeholder where the SDK and the plugin read the ID
 test("a map gets the debug ID under both names and keeps the rest", () => {
   const map = JSON.parse(mapWithDebugId('{"version":3,"sources":["a.ts"],"mappings":"AAAA"}', "id-1"));
   expect(map).toEqual({ version: 3, sources: ["a.ts"], mappings: "AAAA", debugId: "id-1", debug_id: "id-1" });
+});
+
+test("the upload finds a built file's map where the build moved it, from the file's path alone", async () => {
+  const build = await mkdtemp(join(tmpdir(), "moved-source-map-"));
+  try {
+    const map = join(build, "sourcemaps", "client", "assets", "entry-AAAAAAAA.js.map");
+    await mkdir(join(build, "sourcemaps", "client", "assets"), { recursive: true });
+    await writeFile(map, "{}");
+    expect(await movedSourceMap(join(build, "client", "assets", "entry-AAAAAAAA.js"))).toBe(map);
+    expect(
+      await movedSourceMap(join(build, "client", "assets", "rolldown-runtime-BBBBBBBB.js")),
+    ).toBeUndefined();
+    expect(await movedSourceMap(join(build, "server", "assets", "entry-AAAAAAAA.js"))).toBeUndefined();
+  } finally {
+    await rm(build, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,8 @@
+import { STATUS_CODES } from "node:http";
 import { createStaticHandler, data, redirect, type ServerBuild } from "react-router";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { errorDigest } from "../../src/errors/digest";
-import { withReasonPhrase, withServerErrorDigests } from "../../src/errors/with-error-digests.server";
+import { withServerErrorDigests } from "../../src/errors/with-error-digests.server";
 import { requestScope } from "../support/request-scope.ts";
 
 type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
@@ -23,8 +24,39 @@ function args(): HandlerArgs {
   return { ...requestScope(), params: {}, pattern: "page" } as unknown as HandlerArgs;
 }
 
+/** What leaves a wrapped loader that throws `value`. */
+function thrownThroughLoader(value: unknown): Promise<unknown> {
+  const module = wrappedModule({
+    default: () => null,
+    loader: () => {
+      throw value;
+    },
+  });
+  return Promise.resolve()
+    .then(() => module.loader?.(args()))
+    .catch((thrown: unknown) => thrown);
+}
+
+/**
+ * A reason phrase is the runtime's: workerd fills in a Response's status text when none is given, Node's fetch
+ * does not. Here Node's own table (the same phrases) stands in for workerd's; the platform's suite reads the
+ * phrases from workerd itself (tests/platform/application-error.test.ts).
+ */
+class WorkerdLikeResponse extends Response {
+  constructor(body?: BodyInit | null, init?: ResponseInit) {
+    const status = init?.status ?? 200;
+    const phrase = STATUS_CODES[status] ?? (status >= 500 ? "Server Error" : "Client Error");
+    super(body, { ...init, statusText: init?.statusText ?? phrase });
+  }
+}
+
+beforeEach(() => {
+  vi.stubGlobal("Response", WorkerdLikeResponse);
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe("withServerErrorDigests", () => {
@@ -153,20 +185,23 @@ describe("thrown refusals keep their status's reason phrase", () => {
     expect(context.errors?.page).toMatchObject({ status: 404, statusText: "Not Found" });
   });
 
-  test("the status's headers and data are kept, and a given status text wins", () => {
-    const refused = withReasonPhrase(data("posted only", { status: 405, headers: { Allow: "POST" } }));
+  test("the status's headers and data are kept, and a given status text wins", async () => {
+    const refused = await thrownThroughLoader(
+      data("posted only", { status: 405, headers: { Allow: "POST" } }),
+    );
     expect(refused).toMatchObject({
       data: "posted only",
       init: { status: 405, statusText: "Method Not Allowed", headers: { Allow: "POST" } },
     });
     const own = data(null, { status: 404, statusText: "Gone Fishing" });
-    expect(withReasonPhrase(own)).toBe(own);
+    expect(await thrownThroughLoader(own)).toBe(own);
   });
 
-  test("a thrown Response with an error status and no text gets one; redirects and other values pass untouched", async () => {
-    const fixed = withReasonPhrase(
-      new Response("nope", { status: 403, headers: { "X-A": "b" } }),
-    ) as Response;
+  test("a thrown Response or data() with an error status and an empty text gets one; a redirect passes untouched", async () => {
+    // A Response made without a text has the runtime's already: only an explicit "" is left to fill.
+    const fixed = (await thrownThroughLoader(
+      new Response("nope", { status: 403, statusText: "", headers: { "X-A": "b" } }),
+    )) as Response;
     expect([fixed.status, fixed.statusText, fixed.headers.get("X-A"), await fixed.text()]).toEqual([
       403,
       "Forbidden",
@@ -174,8 +209,10 @@ describe("thrown refusals keep their status's reason phrase", () => {
       "nope",
     ]);
     const moved = redirect("/login");
-    expect(withReasonPhrase(moved)).toBe(moved);
-    const error = new Error("boom");
-    expect(withReasonPhrase(error)).toBe(error);
+    expect(await thrownThroughLoader(moved)).toBe(moved);
+    const refused = data(null, { status: 404, statusText: "" });
+    expect(await thrownThroughLoader(refused)).toMatchObject({
+      init: { status: 404, statusText: "Not Found" },
+    });
   });
 });

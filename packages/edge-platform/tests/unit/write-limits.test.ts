@@ -1,12 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { retryAfterSeconds } from "../../src/limits/rate-limit";
 import { isWriteLimited, writeLimitedMessage } from "../../src/limits/write-limited";
-import { DEFAULT_WRITE_LIMIT, writeLimitBinding } from "../../src/limits/write-limits.server";
+import { writeLimitBinding } from "../../src/limits/write-limits.server";
 
 describe("writeLimitBinding (a route's `writeLimit` export)", () => {
   test("without the export, writes count against the platform's binding", () => {
-    expect(writeLimitBinding("routes/a", undefined)).toBe(DEFAULT_WRITE_LIMIT);
-    expect(DEFAULT_WRITE_LIMIT).toBe("WRITE_RATE_LIMIT");
+    expect(writeLimitBinding("routes/a", undefined)).toBe("WRITE_RATE_LIMIT");
   });
 
   test('"off" leaves the route\'s writes to the route', () => {

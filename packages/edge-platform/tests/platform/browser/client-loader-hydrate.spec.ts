@@ -6,7 +6,7 @@ import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
  * Routes whose `clientLoader` runs as the page hydrates (`clientLoader.hydrate = true`), in the production
  * build: hydration matches the server's HTML, so nothing is thrown, logged or reported. With a
  * `HydrateFallback` the server renders the fallback and the browser must hydrate that same fallback
- * (packages/edge-platform/src/vite/vite-plugin.ts, `childCompilerReadsRoutesAsBuilt`, says how that went wrong); without
+ * (packages/edge-platform/src/vite/child-compiler-imports.ts says how that went wrong); without
  * one, the server renders the page from its loader's data.
  */
 
