@@ -6,8 +6,7 @@ import type { BrowserMonitoringConfig } from "./monitoring/browser-config.server
 import { reportRouterError } from "./monitoring/browser-monitoring";
 import { EARLY_ERRORS_SCRIPT } from "./monitoring/early-errors";
 import { useRouteMonitoring } from "./monitoring/use-route-monitoring";
-import { ROUTE_ANNOUNCER_ID } from "./navigation/navigation-client";
-import { useNavigationPlatform } from "./navigation/use-navigation-platform";
+import { ROUTE_ANNOUNCER_ID, useNavigationPlatform } from "./navigation/navigation-client";
 import { useNonce } from "./nonce";
 
 export type PlatformDocumentProps = {

@@ -6,7 +6,7 @@ import {
   reactErrorCallbacks,
   reportRouterError,
 } from "./monitoring/browser-monitoring";
-import { navigationHold } from "./navigation/navigation-client";
+import { navigationGate } from "./navigation/navigation-client";
 
 startTransition(() => {
   hydrateRoot(
@@ -16,7 +16,7 @@ startTransition(() => {
           on a busy CPU (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md). */}
       <HydratedRouter
         onError={reportRouterError}
-        instrumentations={[navigationHold, navigationMonitoring]}
+        instrumentations={[navigationGate, navigationMonitoring]}
         useTransitions={false}
       />
     </StrictMode>,

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { type To, useHref, useNavigate, useRevalidator } from "react-router";
-import { prefetchPage } from "./navigation-client";
+import { type To, useNavigate, useRevalidator } from "react-router";
+import { usePrefetch } from "./navigation-client";
 
 export type AppRouter = {
   /** Client navigation to `to`, adding a history entry. */
@@ -19,7 +19,7 @@ export type AppRouter = {
 export function useAppRouter(): AppRouter {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
-  const base = useHref(".");
+  const prefetch = usePrefetch();
   return useMemo(
     () => ({
       push: async (to) => navigate(to),
@@ -27,15 +27,8 @@ export function useAppRouter(): AppRouter {
       back: async () => navigate(-1),
       forward: async () => navigate(1),
       refresh: () => revalidate(),
-      prefetch: (to) =>
-        prefetchPage(
-          typeof to === "string" ? new URL(to, new URL(base, window.location.href)).href : hrefOf(to),
-        ),
+      prefetch,
     }),
-    [navigate, revalidate, base],
+    [navigate, revalidate, prefetch],
   );
-}
-
-function hrefOf(to: Exclude<To, string>): string {
-  return `${to.pathname ?? window.location.pathname}${to.search ?? ""}${to.hash ?? ""}`;
 }
