@@ -283,7 +283,7 @@ test.describe("the click the visitor made last wins while route code loads (pack
   }) => {
     const hold = await clickTokyoAndHoldItsCode(page);
     const documents = documentRequests(page);
-    // As useRevalidator() or useAppRouter().refresh() do; React Router lets a pending navigation go on
+    // As useRevalidator() does; React Router lets a pending navigation go on
     // through a revalidation too.
     await page.evaluate(async () => {
       const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
