@@ -10,8 +10,10 @@ import {
 
 /**
  * The product's navigation controls (app/components/navigation-controls.tsx) drive the router verbs of
- * packages/edge-platform/docs/contract.md C2. Prefetch, the full-navigation fallbacks (C3, C4) and the route announcer are the
- * platform's, tested on the fixture app (packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, navigation.spec.ts).
+ * packages/edge-platform/docs/contract.md C2 with React Router's own useNavigate and useRevalidator, and
+ * prefetch with the platform's usePrefetch. Prefetch, the full-navigation fallbacks (C3, C4) and the route
+ * announcer are the platform's, tested on the fixture app
+ * (packages/edge-platform/tests/platform/browser/link-prefetch.spec.ts, navigation.spec.ts).
  */
 
 test.describe("the router verbs (packages/edge-platform/docs/contract.md C2)", () => {

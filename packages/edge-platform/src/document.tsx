@@ -2,8 +2,7 @@ import { Component, type ErrorInfo, type ReactNode, useState } from "react";
 import { Links, Meta, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
-import { ROUTE_ANNOUNCER_ID } from "./navigation/navigation-client";
-import { useNavigationPlatform } from "./navigation/use-navigation-platform";
+import { ROUTE_ANNOUNCER_ID, useNavigationPlatform } from "./navigation/navigation-client";
 import { useNonce } from "./nonce";
 import type { BrowserReportingConfig } from "./reporting/browser-config.server";
 import { reportRouterError } from "./reporting/browser-reporting";
@@ -14,7 +13,7 @@ export type PlatformDocumentProps = {
   /** The document's language (`<html lang>`). */
   lang: string;
   /**
-   * The root loader's `monitoring` (platformRootData): null when reporting is off. The browser keeps the
+   * The root loader's `reporting` (platformRootData): null when reporting is off. The browser keeps the
    * document's: page-data answers leave it out (undefined or null after a navigation changes nothing).
    */
   reporting: BrowserReportingConfig | null | undefined;

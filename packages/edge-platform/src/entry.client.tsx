@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { navigationHold } from "./navigation/navigation-client";
+import { navigationGate } from "./navigation/navigation-client";
 import { navigationReporting, reactErrorCallbacks, reportRouterError } from "./reporting/browser-reporting";
 
 startTransition(() => {
@@ -13,7 +13,7 @@ startTransition(() => {
           (packages/edge-platform/docs/decisions/013-navigation-without-transitions.md has the runs). */}
       <HydratedRouter
         onError={reportRouterError}
-        instrumentations={[navigationHold, navigationReporting]}
+        instrumentations={[navigationGate, navigationReporting]}
         useTransitions={false}
       />
     </StrictMode>,

@@ -38,6 +38,22 @@ export function pageDataPath(page: string, basename = "/"): string {
 }
 
 /**
+ * The URL (path and query) React Router's browser code fetches a page's data from, for the page's URL: its
+ * data path, the page's query without empty `index` parameters, and `_routes` when only `routeIds`' loaders
+ * are to run (`singleFetchUrl`, `stripIndexParam` and `fetchAndDecodeViaTurboStream`, 7.x). Built with the
+ * same URL operations, so it is the same string as the browser's request, byte for byte.
+ */
+export function pageDataUrl(page: URL, routeIds?: readonly string[], basename = "/"): string {
+  const url = new URL(page.href);
+  url.pathname = pageDataPath(url.pathname, basename);
+  const index = url.searchParams.getAll("index");
+  url.searchParams.delete("index");
+  for (const value of index) if (value) url.searchParams.append("index", value);
+  if (routeIds) url.searchParams.set("_routes", routeIds.join(","));
+  return url.pathname + url.search;
+}
+
+/**
  * The route ids a data request names in `_routes` (only those loaders run), or undefined when it names none
  * (the whole page's data). Not data: undefined.
  */

@@ -1,38 +1,35 @@
+import type { NavigationType } from "react-router";
 import { PREFETCH_CONCURRENCY } from "../constants";
-import { PageDataCache } from "../prefetch/page-data-cache";
-import { PrefetchQueue } from "../prefetch/prefetch-queue";
-import { isLoaded, loadStyle, markLoaded, preloadModule } from "../prefetch/preload";
-import { pageDataPath } from "../single-fetch";
 import { LinkPrefetcher } from "./link-prefetch";
-import { prefetchStaleTime } from "./page-data";
-import { pageDataFetch } from "./page-data-fetch";
-import { planRoute, savesData } from "./prefetch-plan";
+import { createNavigationGate, type Go, type NavigationRequest } from "./navigation-gate";
+import { PageDataCache, pageDataFetch, pageDataKey, prefetchPageData, prefetchStaleTime } from "./page-data";
+import { isLoaded, loadStyle, markLoaded, PrefetchQueue, preloadModule, savesData } from "./prefetch-queue";
 import {
+  hydratedRouter,
   importRouteModules,
   interceptFetch,
-  interceptNavigate,
+  leafRouteId,
   loadedAssetUrls,
-  opensLikePageData,
+  pageDataUrlFor,
   type RouterInternals,
+  routeCodeFor,
 } from "./react-router-adapter";
 import { RouteAnnouncer } from "./route-announcer";
-import {
-  gateOnRouteCode,
-  type NextNavigation,
-  routeCodeLoaded,
-  trackLatestNavigation,
-} from "./route-code-gate";
 
 /**
- * packages/edge-platform/docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed once as the app hydrates
- * (packages/edge-platform/docs/decisions/008-navigation-adapter.md). One job per module:
- * - prefetch-plan.ts: what a navigation to a URL needs (route code, whether it has data);
- * - link-prefetch.ts: which links are prefetched and when (visible, rendered, intent; packages/edge-platform/docs/contract.md C5's default);
- * - this module: prefetching it through one bounded queue (5 at once) and a cache for static pages' data;
- * - page-data-fetch.ts: page-data requests (cached data, and the full-navigation fallback);
- * - route-code-gate.ts: route code loaded before a navigation, within 3800 ms;
- * - full-navigation.ts: the fallback itself; react-router-adapter.ts: what needs React Router's internals;
- * - route-announcer.ts: each new page announced to screen readers, focus moved to it.
+ * packages/edge-platform/docs/contract.md C2-C5 and C9 in the browser, on top of React Router, installed
+ * once after hydration (packages/edge-platform/docs/navigation.md). This module wires the others and
+ * prefetches a page:
+ * - navigation-client.ts: the first-load part (loads this module, holds navigations until it is here, the
+ *   `usePrefetch` verb);
+ * - navigation-gate.ts: the one gate in front of React Router's `navigate` (route code first, C4) and the
+ *   full-navigation fallback;
+ * - prefetch-queue.ts: the bounded queue (5 at once) and the route-code requests it runs;
+ * - link-prefetch.ts: which links are prefetched and when (visible, rendered, intent);
+ * - page-data.ts: page-data requests (stale times, the cache, the C3 fallback);
+ * - route-announcer.ts: each new page announced to screen readers, focus moved to it;
+ * - react-router-adapter.ts: all that needs React Router's internals, React Router's prefetch plan included;
+ * - react-router-links.tsx: the app's `Link` and `NavLink`, their `prefetch` prop handed to the queue.
  */
 
 const queue = new PrefetchQueue(PREFETCH_CONCURRENCY);
@@ -40,87 +37,77 @@ const dataCache = new PageDataCache();
 let internals: RouterInternals | undefined;
 let announcer: RouteAnnouncer | undefined;
 let nativeFetch: typeof fetch = (...args) => fetch(...args);
-let nextNavigation: NextNavigation | undefined;
+let gate: ((go: Go, request: NavigationRequest) => Promise<void>) | undefined;
 
-/** Called once, by navigation-client.ts, as the app hydrates. */
-export function installNavigationPlatform(next: RouterInternals, announcerRegionId: string): void {
-  internals = next;
-  announcer = new RouteAnnouncer(next.router.state.location.pathname, announcerRegionId);
-  markLoaded(loadedAssetUrls(next));
+/**
+ * Called once, by navigation-client.ts, after hydration, with the pathname shown. Throws when the page was
+ * not hydrated by React Router's HydratedRouter (then React Router's defaults apply).
+ */
+export function installNavigationPlatform(shownPath: string, announcerRegionId: string): void {
+  const hydrated = hydratedRouter();
+  if (!hydrated) throw new Error("No hydrated React Router router in the page");
+  internals = hydrated;
+  announcer = new RouteAnnouncer(shownPath, announcerRegionId);
+  markLoaded(loadedAssetUrls(hydrated));
+  const staleTimeOf = (page: string) => prefetchStaleTime(leafRouteId(hydrated, page));
   nativeFetch = interceptFetch(
-    pageDataFetch({ router: next.router, queue, cache: dataCache, staleTimeOf: staticStaleTime }),
+    pageDataFetch({ router: hydrated.router, queue, cache: dataCache, staleTimeOf }),
   );
-  nextNavigation = trackLatestNavigation(next.router);
-  interceptNavigate(next.router, gateOnRouteCode(queue, plan, importModules, nextNavigation));
+  gate = createNavigationGate(hydrated, queue, routeCode);
   if (!savesData()) {
     new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
   }
 }
 
+/** The gate (navigation-gate.ts), for each navigation navigation-client.ts's instrumentation sees. */
+export async function gateNavigation(go: Go, request: NavigationRequest): Promise<void> {
+  if (gate) await gate(go, request);
+  else await go();
+}
+
 /** After a render showing `pathname`: announces another page and moves focus to it. */
-export function pageShown(pathname: string): void {
-  if (internals) announcer?.pageShown(pathname, internals.router.state.historyAction);
+export function pageShown(pathname: string, navigationType: NavigationType): void {
+  announcer?.pageShown(pathname, navigationType);
 }
 
 /**
- * Prefetches what a navigation to `href` would need (packages/edge-platform/docs/contract.md C5). Does nothing off-origin or to save data.
- * `ahead` (intent on a link): its requests go to the front of the queue.
+ * Prefetches what a navigation to `href` would need (packages/edge-platform/docs/contract.md C5), as React
+ * Router would plan it (react-router-adapter.ts). Does nothing off-origin or to save data. `ahead` (intent on
+ * a link): its requests go to the front of the queue.
  */
 export function prefetchPage(href: string, ahead = false): void {
   if (!internals || savesData()) return;
   const target = new URL(href, window.location.href);
   if (target.origin !== window.location.origin) return;
-  const { modules, styles, hasData, leafRouteId } = plan(target);
+  const { modules, styles } = routeCode(target);
   const code = modules.map((url) => queue.enqueue(url, () => preloadModule(url)));
   // Once its code is here, the page's route modules are run and handed to React Router, so that a click
-  // needs no import of its own (route-code-gate.ts says why that matters).
-  Promise.all(code).then(() => importModules(target), ignore);
+  // needs no import of its own (navigation-gate.ts says why that matters).
+  const hydrated = internals;
+  Promise.all(code).then(() => importRouteModules(hydrated, target.pathname), ignore);
   for (const url of styles) queue.enqueue(url, () => loadStyle(url, "low")).catch(ignore);
-  const staleTime = prefetchStaleTime(leafRouteId);
-  const dataPath = pageDataPath(target.pathname);
+  const requests = [...modules, ...styles];
   // Dynamic pages (stale time 0) get their code warmed, never their data: it would be stale on arrival.
-  // Data a navigation is fetching right now is not asked for again: it lands in the cache (page-data-fetch.ts).
-  const wantsData =
-    hasData && staleTime > 0 && !dataCache.isFresh(dataPath) && !dataCache.isLoading(dataPath);
-  if (wantsData) queue.enqueue(dataPath, () => prefetchData(dataPath, staleTime)).catch(ignore);
-  if (ahead) queue.moveAhead([...modules, ...styles, dataPath]);
-}
-
-/**
- * For a navigation that started before the platform was installed (navigation-client.ts held it): its
- * route code is loaded first, as for any other, and it counts as the visitor's choice made now. Resolves
- * once it may go ahead. One superseded meanwhile never settles: React Router's instrumentation runs the
- * held navigation as soon as its hook returns, so not returning is the only way to drop it. The hold does
- * not see `replace`: a fallback pushes.
- */
-export async function routeCodeLoadedFor(to: string | number): Promise<void> {
-  const superseded = nextNavigation?.() ?? new AbortController().signal;
-  if (!(await routeCodeLoaded(queue, plan, to, "push", importModules, superseded))) {
-    await new Promise<never>(() => {});
+  const staleTime = prefetchStaleTime(leafRouteId(internals, target.pathname));
+  const dataUrl = staleTime > 0 ? pageDataUrlFor(internals, target) : undefined;
+  if (dataUrl !== undefined) {
+    const key = pageDataKey(new URL(dataUrl, window.location.href));
+    // Data a navigation is fetching right now is not asked for again: it lands in the cache (page-data.ts).
+    if (!dataCache.isFresh(key) && !dataCache.isLoading(key)) {
+      queue
+        .enqueue(key, () => prefetchPageData(nativeFetch, dataCache, { dataUrl, key, staleTime }))
+        .catch(ignore);
+    }
+    requests.push(key);
   }
+  if (ahead) queue.moveAhead(requests);
 }
 
-function importModules(target: URL): Promise<void> {
-  return internals ? importRouteModules(internals, target.pathname) : Promise.resolve();
-}
-
-function plan(target: URL) {
-  if (!internals) return { modules: [], styles: [], hasData: false };
-  return planRoute(internals.router, internals.manifest, target, isLoaded);
-}
-
-/** The stale time of a page's data when it is static (then a navigation's fetch of it is kept), else 0. */
-function staticStaleTime(page: string): number {
-  return prefetchStaleTime(plan(new URL(page, window.location.href)).leafRouteId);
-}
-
-async function prefetchData(dataPath: string, staleTime: number): Promise<void> {
-  const response = await nativeFetch(dataPath, { credentials: "same-origin", priority: "low" });
-  const body = await response.arrayBuffer();
-  if (response.status !== 200 || !opensLikePageData(new Uint8Array(body)[0])) {
-    throw new Error(`Not page data: ${dataPath} (${response.status})`);
-  }
-  dataCache.set(dataPath, { status: response.status, headers: [...response.headers], body }, staleTime);
+/** The route code a navigation to `target` needs that the page has not loaded. */
+function routeCode(target: URL): { modules: string[]; styles: string[] } {
+  if (!internals) return { modules: [], styles: [] };
+  const { modules, styles } = routeCodeFor(internals, target);
+  return { modules: modules.filter((url) => !isLoaded(url)), styles: styles.filter((url) => !isLoaded(url)) };
 }
 
 function ignore(): void {}

@@ -1,12 +1,211 @@
+import type { DataRouter } from "react-router";
 import { STATIC_ROUTE_IDS } from "../build-config";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../constants";
+import { streamWithPeeked } from "../http/peeked-stream";
+import { pageOfDataPath } from "../single-fetch";
+import { isLeaving, navigateFully } from "./navigation-gate";
+import type { PrefetchQueue } from "./prefetch-queue";
+import {
+  cancelledByRouter,
+  isAppDataResponse,
+  navigationLoading,
+  opensLikePageData,
+} from "./react-router-adapter";
 
 /**
- * packages/edge-platform/docs/contract.md C5: how long prefetched data of a page served by `routeId` (the deepest route its URL matches) may
- * be used instead of a new request.
+ * Page data in the browser (packages/edge-platform/docs/contract.md C3, C5, C9): how long a page's data
+ * may be reused, the cache of static pages' data, the page's `fetch` React Router's page-data requests go
+ * through, and the prefetch of a page's data.
+ */
+
+/**
+ * How long prefetched data of a page served by `routeId` (the deepest route its URL matches) may be used
+ * instead of a new request (C5).
  */
 export function prefetchStaleTime(routeId: string | undefined, staticRoutes = STATIC_ROUTE_IDS): number {
   return routeId !== undefined && staticRoutes.has(routeId)
     ? PREFETCH_STALE_MS_STATIC
     : PREFETCH_STALE_MS_DYNAMIC;
 }
+
+/**
+ * The cache key of a page-data request: everything its answer depends on, the path and the whole query
+ * (the page's own parameters, and `_routes`, which names the loaders that run).
+ */
+export function pageDataKey(url: URL): string {
+  return url.pathname + url.search;
+}
+
+/** A page-data response kept in memory: enough to answer React Router's fetch again, byte for byte. */
+export type StoredResponse = { status: number; headers: [string, string][]; body: ArrayBuffer };
+
+/**
+ * Prefetched page data, each entry kept for its page's stale time (C5). A stale entry is never served; an
+ * entry with a stale time of 0 is never stored.
+ */
+export class PageDataCache {
+  readonly #entries = new Map<string, { stored: StoredResponse; expiresAt: number }>();
+  readonly #loading = new Map<string, Promise<void>>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  set(key: string, stored: StoredResponse, staleTimeMs: number): void {
+    if (staleTimeMs <= 0) return;
+    this.#entries.set(key, { stored, expiresAt: this.#now() + staleTimeMs });
+  }
+
+  /** The entry if it is still fresh; expired entries are dropped. */
+  getFresh(key: string): StoredResponse | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (this.#now() >= entry.expiresAt) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.stored;
+  }
+
+  isFresh(key: string): boolean {
+    return this.getFresh(key) !== undefined;
+  }
+
+  /**
+   * A navigation is fetching `key` and will store what it gets (`stored` settles when it has): until
+   * then a prefetch of the same data would be a second request for it.
+   */
+  track(key: string, stored: Promise<void>): void {
+    this.#loading.set(key, stored);
+    void stored.finally(() => {
+      if (this.#loading.get(key) === stored) this.#loading.delete(key);
+    });
+  }
+
+  isLoading(key: string): boolean {
+    return this.#loading.has(key);
+  }
+}
+
+export async function toStored(response: Response): Promise<StoredResponse> {
+  return { status: response.status, headers: [...response.headers], body: await response.arrayBuffer() };
+}
+
+export function toResponse(stored: StoredResponse): Response {
+  return new Response(stored.body.slice(0), { status: stored.status, headers: stored.headers });
+}
+
+type PageDataFetchParts = {
+  router: DataRouter;
+  queue: PrefetchQueue;
+  cache: PageDataCache;
+  /** How long a page's data may be reused (C5): above 0 (static), a navigation's fetch of it is kept. */
+  staleTimeOf: (page: string) => number;
+};
+
+/**
+ * The page's `fetch`, as seen by React Router's page-data requests: a request whose prefetch is still
+ * queued starts it at once and shares it; fresh prefetched data of a static page is answered without a
+ * request; for the navigation in progress, an answer that is not page data becomes a full browser
+ * navigation to the target (C3, C9), unless React Router aborted the request (a later navigation took its
+ * place: the visitor's choice, not a failure). A static page's data fetched by a navigation is kept like
+ * prefetched data, and a prefetch asked for while it is on its way joins it instead of asking again.
+ * Everything else goes to the network untouched.
+ */
+export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFetchParts) {
+  return async function fetchPageData(
+    nativeFetch: typeof fetch,
+    input: RequestInfo | URL,
+    init?: RequestInit,
+  ): Promise<Response> {
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input), window.location.href);
+    const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
+    const page =
+      url.origin === window.location.origin && method === "GET" ? pageOfDataPath(url.pathname) : undefined;
+    if (page === undefined) return nativeFetch(input, init);
+    // The page is on its way to a full navigation: the data would be for a page never shown.
+    if (isLeaving()) return new Promise<never>(() => {});
+
+    const key = pageDataKey(url);
+    if (queue.has(key)) await queue.promote(key)?.catch(ignore);
+    const cached = cache.getFresh(key);
+    if (cached) return toResponse(cached);
+
+    const navigation = navigationLoading(router, page);
+    if (!navigation) return nativeFetch(input, init);
+    const staleTime = staleTimeOf(page);
+    const keep = staleTime > 0 ? keepFor(key, staleTime) : ignore;
+    let answer: Response | undefined;
+    try {
+      answer = await asPageData(await nativeFetch(input, init));
+    } catch (error) {
+      keep(undefined);
+      // A later navigation (another click, the back button) took this one's place: not a failure of the
+      // page's data, and its target is no longer where the visitor is going. React Router drops the error.
+      if (cancelledByRouter(input, init)) throw error;
+      return navigateFully(navigation);
+    }
+    keep(answer?.status === 200 ? answer.clone() : undefined);
+    return answer ?? navigateFully(navigation);
+  };
+
+  /** Stores the copy it is given in the cache; until then prefetches of `key` wait for it. */
+  function keepFor(key: string, staleTime: number): (copy: Response | undefined) => void {
+    let keep: (copy: Response | undefined) => void = ignore;
+    const copy = new Promise<Response | undefined>((resolve) => {
+      keep = resolve;
+    });
+    const stored = copy
+      .then(async (response) => {
+        if (response) cache.set(key, await toStored(response), staleTime);
+      })
+      .catch(ignore);
+    cache.track(key, stored);
+    return keep;
+  }
+}
+
+/**
+ * Prefetches a static page's data from `dataUrl` (the URL a navigation will ask for) into the cache under
+ * `key`. Resolves when stored; rejects when the answer is not page data.
+ */
+export async function prefetchPageData(
+  nativeFetch: typeof fetch,
+  cache: PageDataCache,
+  { dataUrl, key, staleTime }: { dataUrl: string; key: string; staleTime: number },
+): Promise<void> {
+  const response = await nativeFetch(dataUrl, { credentials: "same-origin", priority: "low" });
+  const body = await response.arrayBuffer();
+  if (response.status !== 200 || !opensLikePageData(new Uint8Array(body)[0])) {
+    throw new Error(`Not page data: ${dataUrl} (${response.status})`);
+  }
+  cache.set(key, { status: response.status, headers: [...response.headers], body }, staleTime);
+}
+
+/**
+ * The response as page data, or undefined when it is something else: an error page that is not the
+ * app's, or a body that is not a turbo-stream (peeked without losing streaming).
+ */
+async function asPageData(response: Response): Promise<Response | undefined> {
+  if (response.status >= 400) return isAppDataResponse(response) ? response : undefined;
+  if (!response.body || response.status === 204 || response.status === 304) return response;
+  const reader = response.body.getReader();
+  let first: ReadableStreamReadResult<Uint8Array>;
+  do {
+    first = await reader.read();
+  } while (!first.done && first.value.byteLength === 0);
+  if (first.done || !opensLikePageData(first.value[0])) {
+    await reader.cancel().catch(ignore);
+    return undefined;
+  }
+  const body = streamWithPeeked([first.value], reader);
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+function ignore(): void {}

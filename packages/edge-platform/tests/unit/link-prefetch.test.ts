@@ -112,7 +112,7 @@ describe("usesPlatformLinks: which imports of react-router the build resolves to
 
   test("not the platform's own modules, the links module first (it imports the real React Router)", () => {
     expect(usesPlatformLinks("react-router", PLATFORM_LINKS_MODULE, APP)).toBe(false);
-    const platformModule = resolve(ROOT, "packages/edge-platform/src/navigation/use-app-router.ts");
+    const platformModule = resolve(ROOT, "packages/edge-platform/src/navigation/navigation-client.ts");
     expect(usesPlatformLinks("react-router", platformModule, APP)).toBe(false);
     const fixture = resolve(ROOT, "packages/edge-platform/fixture/app");
     expect(usesPlatformLinks("react-router", PLATFORM_LINKS_MODULE, fixture)).toBe(false);
@@ -150,7 +150,7 @@ describe("the lint takes React Router's prefetch prop and refuses only PrefetchP
     );
     expect(ok).toBe(false);
     expect(output).toContain("its prefetch prop picks another mode");
-    expect(output).toContain("useAppRouter().prefetch(to)");
+    expect(output).toContain("usePrefetch()");
   });
 
   test("Link and NavLink as React Router documents them, reloadDocument and data-prefetch included, pass", () => {

@@ -1,7 +1,15 @@
-import { describe, expect, test } from "vitest";
+import type { DataRouter } from "react-router";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../../src/constants";
-import { prefetchStaleTime } from "../../src/navigation/page-data";
-import { PageDataCache, toResponse } from "../../src/prefetch/page-data-cache";
+import {
+  PageDataCache,
+  pageDataFetch,
+  pageDataKey,
+  prefetchPageData,
+  prefetchStaleTime,
+  toResponse,
+} from "../../src/navigation/page-data";
+import { PrefetchQueue } from "../../src/navigation/prefetch-queue";
 
 describe("stale times (packages/edge-platform/docs/contract.md C5)", () => {
   test("the constants are those of the contract", () => {
@@ -53,5 +61,49 @@ describe("PageDataCache", () => {
     expect(await first.text()).toBe("[1]");
     expect(await second.text()).toBe("[1]");
     expect(second.headers.get("x-a")).toBe("1");
+  });
+});
+
+describe("the page-data cache keys by what a request depends on: path and query", () => {
+  const ORIGIN = "https://app.test";
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  test("the key is the path and the whole query, `_routes` included", () => {
+    const key = (path: string) => pageDataKey(new URL(path, ORIGIN));
+    expect(key("/items.data?page=1")).toBe("/items.data?page=1");
+    expect(key("/items.data?page=1")).not.toBe(key("/items.data?page=2"));
+    expect(key("/items.data")).not.toBe(key("/items.data?_routes=root"));
+    expect(key("/items.data?_routes=root")).not.toBe(key("/items.data?_routes=routes%2Fitems"));
+  });
+
+  test("two queries of one path are two entries, each answered with its own data", async () => {
+    vi.stubGlobal("window", { location: new URL(`${ORIGIN}/`) });
+    const network: string[] = [];
+    const nativeFetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), ORIGIN);
+      network.push(url.pathname + url.search);
+      return new Response(`["${url.search}"]`, { status: 200 });
+    }) as typeof fetch;
+    const cache = new PageDataCache();
+    for (const dataUrl of ["/glossary.data?letter=a", "/glossary.data?letter=b"]) {
+      const key = pageDataKey(new URL(dataUrl, ORIGIN));
+      await prefetchPageData(nativeFetch, cache, { dataUrl, key, staleTime: PREFETCH_STALE_MS_STATIC });
+    }
+    expect(network).toEqual(["/glossary.data?letter=a", "/glossary.data?letter=b"]);
+
+    // React Router's request for each, through the page's fetch: no navigation in progress (a refresh).
+    const router = { state: { navigation: { state: "idle" } } } as unknown as DataRouter;
+    const fetchPageData = pageDataFetch({ router, queue: new PrefetchQueue(5), cache, staleTimeOf: () => 0 });
+    const answer = async (path: string) => (await fetchPageData(nativeFetch, new URL(path, ORIGIN))).text();
+    expect(await answer("/glossary.data?letter=b")).toBe('["?letter=b"]');
+    expect(await answer("/glossary.data?letter=a")).toBe('["?letter=a"]');
+    expect(network).toHaveLength(2);
+    // The path alone, or another query, is another request.
+    expect(await answer("/glossary.data")).toBe('[""]');
+    expect(await answer("/glossary.data?letter=c")).toBe('["?letter=c"]');
+    expect(network.slice(2)).toEqual(["/glossary.data", "/glossary.data?letter=c"]);
   });
 });

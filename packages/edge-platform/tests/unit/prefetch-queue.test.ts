@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PrefetchQueue } from "../../src/prefetch/prefetch-queue";
+import { PrefetchQueue } from "../../src/navigation/prefetch-queue";
 
 /** A task that finishes only when the test says so. */
 function held() {

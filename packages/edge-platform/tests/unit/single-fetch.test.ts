@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
   isPageDataPath,
   pageDataPath,
+  pageDataUrl,
   pageOfDataPath,
   pageOfPath,
   requestedRouteIds,
@@ -54,5 +55,16 @@ describe("single-fetch URLs", () => {
     ["/items/ams?_routes=root", undefined],
   ])("%s names routes %j", (path, ids) => {
     expect(requestedRouteIds(new URL(path, "https://app.example"))).toEqual(ids);
+  });
+
+  test.each([
+    ["/items?page=2", undefined, "/items.data?page=2"],
+    ["/items?index&page=2#top", undefined, "/items.data?page=2"],
+    ["/items?index=x", undefined, "/items.data?index=x"],
+    ["/items/ams?q=a%20b", undefined, "/items/ams.data?q=a+b"],
+    ["/", ["root"], "/_root.data?_routes=root"],
+    ["/items/ams?q=1", ["root", "routes/item"], "/items/ams.data?q=1&_routes=root%2Croutes%2Fitem"],
+  ] as const)("the data of %s, routes %j, is fetched from %s", (page, routeIds, url) => {
+    expect(pageDataUrl(new URL(page, "https://app.example"), routeIds)).toBe(url);
   });
 });

@@ -283,7 +283,7 @@ test.describe("the click the visitor made last wins while route code loads (pack
   }) => {
     const hold = await clickTokyoAndHoldItsCode(page);
     const documents = documentRequests(page);
-    // As useRevalidator() or useAppRouter().refresh() do; React Router lets a pending navigation go on
+    // As useRevalidator() does; React Router lets a pending navigation go on
     // through a revalidation too.
     await page.evaluate(async () => {
       const router = (window as unknown as { __reactRouterDataRouter: { revalidate(): Promise<void> } })
@@ -359,6 +359,30 @@ test.describe("route loading time-out (packages/edge-platform/docs/contract.md C
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
     expect(new URL(page.url()).pathname).toBe("/items/ams");
     expect(await documentLoad(page)).toMatchObject({ type: "navigate" });
+  });
+  test("route code answered 404 on a replace: the browser loads the target page in place of the entry", async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
+    let failed = false;
+    await page.route(ITEM_MODULE, async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fulfill({ status: 404, body: "" });
+    });
+    await page.goto("/about");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Now", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    const length = await page.evaluate(() => history.length);
+    await markDocument(page);
+    void replaceWithRouter(page, "/items/ams").catch(() => {});
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+    expect(await documentLoad(page)).toMatchObject({ type: "navigate" });
+    expect(await page.evaluate(() => history.length)).toBe(length);
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
   });
 });
 

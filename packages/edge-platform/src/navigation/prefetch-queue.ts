@@ -1,5 +1,13 @@
+import { STYLESHEET_AHEAD } from "./react-router-adapter";
+
 /**
- * A queue of prefetch requests that never has more than `concurrency` in flight (packages/edge-platform/docs/contract.md C5). Requests
+ * The prefetch queue (packages/edge-platform/docs/contract.md C5) and the requests it runs: route modules
+ * and stylesheets through `<link>` elements, page data through page-data.ts. Nothing is prefetched when the
+ * browser asks to save data.
+ */
+
+/**
+ * A queue of prefetch requests that never has more than `concurrency` in flight. Requests
  * wait in order; none is dropped; a request already queued or in flight is not made twice. When a page
  * is navigated to, its queued requests are promoted: they start at once and no longer count as
  * prefetches (they are the navigation).
@@ -104,3 +112,72 @@ export class PrefetchQueue {
 }
 
 type Settle = { resolve: () => void; reject: (error: unknown) => void };
+
+/** Whether the browser asks to save data (Save-Data, or a 2g connection): then nothing is prefetched. */
+export function savesData(): boolean {
+  const connection = (
+    navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }
+  ).connection;
+  return connection?.saveData === true || /(^|-)2g$/.test(connection?.effectiveType ?? "");
+}
+
+/*
+ * Route code is loaded the way React Router's own prefetch links load it, through `<link>` elements: a
+ * `modulepreload` puts the module in the browser's module map, so the router's later `import()` of the same
+ * URL costs nothing. Unlike a rendered link tag, each promise settles when its request does, which is what
+ * lets the queue count requests in flight.
+ */
+
+const settled = new Set<string>();
+const pending = new Map<string, Promise<void>>();
+
+/** Marks URLs the page already loaded (its entry and hydrated routes), so they are never asked for again. */
+export function markLoaded(urls: Iterable<string>): void {
+  for (const url of urls) settled.add(url);
+}
+
+export function isLoaded(url: string): boolean {
+  return settled.has(url);
+}
+
+export function preloadModule(url: string): Promise<void> {
+  return preloadWithLink(url, { rel: "modulepreload" });
+}
+
+/**
+ * A route's CSS, for a page the visitor may go to (`priority` "low") or for the navigation starting now
+ * (the gate, "high"), as a stylesheet that applies nowhere (react-router-adapter.ts, `STYLESHEET_AHEAD`,
+ * says why React Router then waits for nothing).
+ */
+export function loadStyle(url: string, priority: "low" | "high"): Promise<void> {
+  return preloadWithLink(url, { ...STYLESHEET_AHEAD, fetchPriority: priority });
+}
+
+function preloadWithLink(
+  url: string,
+  attributes: { rel: string; media?: string; fetchPriority?: "low" | "high" },
+): Promise<void> {
+  if (settled.has(url)) return Promise.resolve();
+  const existing = pending.get(url);
+  if (existing) return existing;
+  const promise = new Promise<void>((resolve, reject) => {
+    const link = document.createElement("link");
+    link.rel = attributes.rel;
+    if (attributes.media) link.media = attributes.media;
+    if (attributes.fetchPriority) link.fetchPriority = attributes.fetchPriority;
+    link.href = url;
+    link.addEventListener("load", () => {
+      settled.add(url);
+      pending.delete(url);
+      resolve();
+    });
+    link.addEventListener("error", () => {
+      pending.delete(url);
+      link.remove();
+      reject(new Error(`Could not load ${url}`));
+    });
+    document.head.appendChild(link);
+  });
+  pending.set(url, promise);
+  return promise;
+}

@@ -1,0 +1,142 @@
+import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
+import { loadStyle, type PrefetchQueue, preloadModule } from "./prefetch-queue";
+import {
+  type FullNavigation,
+  holdRouteModules,
+  importRouteModules,
+  navigationStarted,
+  type RouterInternals,
+} from "./react-router-adapter";
+
+/**
+ * The one gate every navigation asked of the router passes before React Router starts it (links,
+ * `useNavigate`, form submissions, `router.navigate`): React Router's `navigate` instrumentation, a public
+ * API, runs it (navigation-client.ts, `navigationGate`). It decides where the navigation goes:
+ * - ahead, client-side, once the target's route code is loaded and run (packages/edge-platform/docs/contract.md C4): queued prefetches
+ *   promoted, the modules handed to React Router, so that a navigation whose data is at hand completes
+ *   within the task it starts in and React renders its "loading" and final states as one
+ *   (packages/edge-platform/docs/decisions/023-click-in-one-render.md);
+ * - to a full browser navigation when that code fails to load or takes longer than 3800 ms, so React
+ *   Router never gets to reload the page being left (`navigateFully` is also the page-data fallback, C3);
+ * - nowhere when the visitor chose again meanwhile (another navigation, a submission, Back or forward): a
+ *   navigation still waiting for its code has not reached React Router, which therefore cannot cancel it as
+ *   it cancels its own; the gate never lets it go ahead nor fall back. Its promise never settles: the
+ *   instrumentation starts the navigation as soon as the gate returns, so not returning is the only way to
+ *   drop it.
+ * Back/forward (a number) and submissions other than GET go straight ahead: their code is normally loaded,
+ * and a POST cannot be replayed as a document navigation. A refresh (a revalidation) does not pass the gate
+ * and supersedes nothing.
+ */
+
+/** What the instrumentation tells of a navigation: `to` as a path (or a history delta), a form's method. */
+export type NavigationRequest = { to: string | number; formMethod?: string };
+
+/** Starts the navigation in React Router; call it at most once. */
+export type Go = () => Promise<unknown>;
+
+/** What a navigation to a URL needs loaded first: its route code not loaded yet. */
+export type RouteCode = (target: URL) => { modules: string[]; styles: string[] };
+
+export function createNavigationGate(internals: RouterInternals, queue: PrefetchQueue, routeCode: RouteCode) {
+  let latest: AbortController | undefined;
+  // Back and forward: React Router starts those itself, never through the gate.
+  window.addEventListener("popstate", () => latest?.abort());
+
+  return async function gate(go: Go, { to, formMethod }: NavigationRequest): Promise<void> {
+    latest?.abort();
+    latest = new AbortController();
+    const superseded = latest.signal;
+    const submission = formMethod !== undefined && formMethod.toUpperCase() !== "GET";
+    const target = typeof to === "number" || submission ? undefined : resolveTarget(to);
+    if (!target) {
+      await go();
+      return;
+    }
+    const outcome = await loadRouteCode(queue, routeCode(target), superseded);
+    if (superseded.aborted) return dropped();
+    if (outcome !== "loaded") return leaveFor(internals, go, target);
+    await importRouteModules(internals, target.pathname);
+    if (superseded.aborted) return dropped();
+    await go();
+  };
+}
+
+/**
+ * The target as a same-origin URL, or undefined for another origin. A relative `to` is resolved against the
+ * page's URL (path-relative), which differs from React Router's route-relative resolution only for `..`
+ * inside nested routes (decision 008): the gate then loads the wrong code and React Router loads its own.
+ */
+function resolveTarget(to: string): URL | undefined {
+  const target = new URL(to, window.location.href);
+  return target.origin === window.location.origin ? target : undefined;
+}
+
+/**
+ * Loads a route's code through the queue. A superseded navigation stops waiting at once (its requests go
+ * on, as prefetches would), so its time-out can never fire.
+ */
+async function loadRouteCode(
+  queue: PrefetchQueue,
+  { modules, styles }: { modules: string[]; styles: string[] },
+  superseded: AbortSignal,
+): Promise<"loaded" | "failed" | "timeout" | "superseded"> {
+  if (modules.length === 0 && styles.length === 0) return "loaded";
+  const loads = [
+    ...modules.map((url) => queue.promote(url) ?? preloadModule(url)),
+    ...styles.map((url) => queue.promote(url) ?? loadStyle(url, "high")),
+  ];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopWaiting = () => {};
+  const outcome = await Promise.race([
+    Promise.all(loads).then(
+      () => "loaded" as const,
+      () => "failed" as const,
+    ),
+    new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), ROUTE_LOADING_TIMEOUT_MS);
+    }),
+    new Promise<"superseded">((resolve) => {
+      stopWaiting = () => resolve("superseded");
+      superseded.addEventListener("abort", stopWaiting, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  superseded.removeEventListener("abort", stopWaiting);
+  return outcome;
+}
+
+/**
+ * The full navigation of contract C4. Whether it pushes or replaces only React Router knows (the
+ * instrumentation is not told): it starts the navigation with the missing route modules held, so that it
+ * neither imports them nor reloads this page, and its loading state names the history step.
+ */
+async function leaveFor(internals: RouterInternals, go: Go, target: URL): Promise<never> {
+  leaving = true;
+  holdRouteModules(internals, target.pathname);
+  void go().catch(() => {});
+  const started = await navigationStarted(internals.router, target.pathname);
+  return navigateFully(started ?? { href: target.pathname + target.search + target.hash, kind: "push" });
+}
+
+let leaving = false;
+
+/** Whether the page is leaving for a full navigation: nothing more is worth fetching. */
+export function isLeaving(): boolean {
+  return leaving;
+}
+
+/**
+ * Does the full navigation; the page is unloading, so the returned promise never settles (nothing after it
+ * may run). Back/forward have already moved the browser's history entry: reloading loads it.
+ */
+export function navigateFully({ href, kind }: FullNavigation): Promise<never> {
+  leaving = true;
+  if (kind === "replace") window.location.replace(href);
+  else if (kind === "pop") window.location.reload();
+  else window.location.assign(href);
+  return dropped();
+}
+
+function dropped(): Promise<never> {
+  return new Promise<never>(() => {});
+}
