@@ -1,2 +1,2 @@
-// The platform's hydration (packages/edge-platform/src/entry.client.tsx): error reporting and the navigation platform.
+// The platform's hydration (packages/edge-platform/src/entry.client.tsx): error reporting and the navigation code.
 import "edge-platform/entry.client";

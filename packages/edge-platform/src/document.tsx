@@ -2,7 +2,7 @@ import { Component, type ErrorInfo, type ReactNode, useState } from "react";
 import { Links, Meta, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
-import { ROUTE_ANNOUNCER_ID, useNavigationPlatform } from "./navigation/navigation-client";
+import { ROUTE_ANNOUNCER_ID, useNavigationInstall } from "./navigation/navigation-client";
 import { useNonce } from "./nonce";
 import type { BrowserReportingConfig } from "./reporting/browser-config.server";
 import { reportRouterError } from "./reporting/browser-reporting";
@@ -47,7 +47,7 @@ export function PlatformDocument({
   const nonce = useNonce();
   reporting = documentReporting(reporting);
   useRouteReporting(reporting);
-  useNavigationPlatform();
+  useNavigationInstall();
   // A failure of the document's own parts (a route's `meta`, the product's header) in the browser: it
   // happens outside every route's error boundary, where React Router would replace the whole page with its
   // built-in one. The page shows the platform's client-side error page instead, until the next navigation.
@@ -90,7 +90,7 @@ export function PlatformDocument({
         </DocumentPart>
         {/* The skip link's target; browsers start the next Tab inside it, no tabindex needed. */}
         <main id="main">{failed ? <ErrorPage error={failed.error} /> : children}</main>
-        {/* Empty until a client navigation: the navigation platform writes the new page's title here. */}
+        {/* Empty until a client navigation: the navigation code writes the new page's title here. */}
         <p id={ROUTE_ANNOUNCER_ID} role="status" className="visually-hidden" />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -210,7 +210,7 @@ export async function setRenderedDocumentHeaders(
   )) {
     headers.set(name, value);
   }
-  const preloads = preloadLinkHeader(facts.headLinks);
+  const preloads = earlyHintsLinkHeader(facts.headLinks);
   if (preloads) headers.set("Link", preloads);
 }
 
@@ -233,7 +233,7 @@ export async function hashedDocumentHeaders(
 ): Promise<Record<string, string>> {
   const sha256 = [...new Set(await Promise.all(facts.inlineScripts.map(scriptHash)))];
   const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
-  const preloads = preloadLinkHeader(facts.headLinks);
+  const preloads = earlyHintsLinkHeader(facts.headLinks);
   return {
     ...documentSecurityHeaders({ sha256 }, { ...policy, styleSha256 }),
     ...(preloads ? { Link: preloads } : {}),
@@ -266,7 +266,7 @@ export function inlineStyleHashes(hrefs: readonly string[], stylesheets: InlineS
  * or foreign file. Entries that would take the header over PRELOAD_LINK_HEADER_MAX_BYTES are left out
  * (the stylesheets come first, so they are the last to go).
  */
-export function preloadLinkHeader(links: readonly HeadLink[]): string | undefined {
+export function earlyHintsLinkHeader(links: readonly HeadLink[]): string | undefined {
   const styles: string[] = [];
   const modules: string[] = [];
   for (const link of links) {

@@ -1,7 +1,7 @@
 /**
  * packages/edge-platform/docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
  * prefetched, and when (packages/edge-platform/docs/decisions/015-react-router-links.md, 020-react-router-prefetch-prop.md). Lives
- * in the lazily loaded navigation platform, so none of it is in the first-load JavaScript; it starts when the
+ * in the lazily loaded navigation code, so none of it is in the first-load JavaScript; it starts when the
  * platform is installed, after hydration.
  *
  * Every link takes part: React Router's `Link` and `NavLink` render plain anchors, so the platform watches
@@ -14,7 +14,7 @@
  * Intent on any of them except "none" (the pointer resting 100 ms, focus, a touch) moves the link's
  * prefetch to the front of the queue, or starts it there. A click cancels a pending hover, so a
  * navigation never races its own hover prefetch. Everything goes through the one bounded queue
- * (`prefetch` is navigation-platform.ts's `prefetchPage`), which also skips Save-Data / 2g.
+ * (`prefetch` is navigation-install.ts's `prefetchPage`), which also skips Save-Data / 2g.
  * React Router's own `prefetch` prop arrives here as `data-prefetch` too: the application's `Link` and
  * `NavLink` are the platform's wrappers (react-router-links.tsx), which never let React Router render its
  * own `<link>` tags, so nothing bypasses the queue.

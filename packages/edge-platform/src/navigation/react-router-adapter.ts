@@ -9,7 +9,7 @@ import {
 import { pageDataUrl } from "../single-fetch";
 
 /**
- * Everything the navigation platform knows about React Router beyond its public API, in one place
+ * Everything the navigation code knows about React Router beyond its public API, in one place
  * (packages/edge-platform/docs/decisions/008-navigation-adapter.md): no other module of navigation/ reads
  * the router object's fields, the route manifest, the route-module cache, React Router's `window` globals or
  * its single-fetch answers. Each assumption below has a test named after it in

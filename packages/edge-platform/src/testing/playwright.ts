@@ -40,7 +40,7 @@ export async function isSameDocument(page: Page): Promise<boolean> {
 }
 
 /**
- * Resolves once the page is hydrated and the navigation platform is installed (it marks
+ * Resolves once the page is hydrated and the navigation code is installed (it marks
  * `<html data-navigation="ready">`), so a click is a client-side navigation with every fallback in place.
  */
 export async function waitForHydration(page: Page): Promise<void> {

@@ -16,7 +16,7 @@ function isRootRoute(id: string, appDirectory: string): boolean {
 /**
  * The modules every page loads: the client entry, the root route (React Router loads it on every page) and
  * everything they import statically, the platform's own modules and the product's layout included. Code
- * loaded through `import()` (the navigation platform, the Sentry SDK, the other routes) stays out, so the
+ * loaded through `import()` (the navigation code, the Sentry SDK, the other routes) stays out, so the
  * rule names no file: it follows the app's graph, whatever the product's root imports. The entry modules
  * themselves stay out too: each keeps its own file, which the route manifest names.
  */

@@ -5,11 +5,11 @@ import {
   BASE_SECURITY_HEADERS,
   contentSecurityPolicy,
   documentSecurityHeaders,
+  earlyHintsLinkHeader,
   hashedDocumentHeaders,
   NON_DOCUMENT_CSP,
   PER_REQUEST_CACHE_CONTROL,
   PERMISSIONS_POLICY,
-  preloadLinkHeader,
   scriptHash,
   withPlatformHeaders,
 } from "../../src/headers";
@@ -197,7 +197,7 @@ describe("hashedDocumentHeaders (pre-rendered pages, served by the Worker)", () 
   });
 });
 
-describe("preloadLinkHeader (the Link header for Early Hints)", () => {
+describe("earlyHintsLinkHeader (the Link header for Early Hints)", () => {
   const links = (...pairs: [string, string][]) => pairs.map(([rel, href]) => ({ rel, href }));
 
   test("stylesheets as preloads first, then the modules, in the page's order", () => {
@@ -207,7 +207,7 @@ describe("preloadLinkHeader (the Link header for Early Hints)", () => {
       ["modulepreload", "/assets/b-CCCCCCCC.js"],
       ["Stylesheet", "/assets/route-DDDDDDDD.css"],
     );
-    expect(preloadLinkHeader(head)).toBe(
+    expect(earlyHintsLinkHeader(head)).toBe(
       "</assets/app-BBBBBBBB.css>; rel=preload; as=style, </assets/route-DDDDDDDD.css>; rel=preload; as=style, " +
         "</assets/a-AAAAAAAA.js>; rel=modulepreload, </assets/b-CCCCCCCC.js>; rel=modulepreload",
     );
@@ -222,16 +222,16 @@ describe("preloadLinkHeader (the Link header for Early Hints)", () => {
       ["modulepreload", "/assets/z-FFFFFFFF.js?x=1"],
       ["modulepreload", "/assets/ok-GGGGGGGG.js"],
     );
-    expect(preloadLinkHeader(head)).toBe("</assets/ok-GGGGGGGG.js>; rel=modulepreload");
+    expect(earlyHintsLinkHeader(head)).toBe("</assets/ok-GGGGGGGG.js>; rel=modulepreload");
   });
 
   test("a page with nothing to preload gets no header; each file is named once", () => {
-    expect(preloadLinkHeader([])).toBeUndefined();
+    expect(earlyHintsLinkHeader([])).toBeUndefined();
     const twice = links(
       ["modulepreload", "/assets/a-AAAAAAAA.js"],
       ["modulepreload", "/assets/a-AAAAAAAA.js"],
     );
-    expect(preloadLinkHeader(twice)).toBe("</assets/a-AAAAAAAA.js>; rel=modulepreload");
+    expect(earlyHintsLinkHeader(twice)).toBe("</assets/a-AAAAAAAA.js>; rel=modulepreload");
   });
 
   test("the header stays within its limit, keeping the stylesheets", () => {
@@ -239,7 +239,7 @@ describe("preloadLinkHeader (the Link header for Early Hints)", () => {
       "modulepreload",
       `/assets/module-${i}-AAAAAAAA.js`,
     ]);
-    const header = preloadLinkHeader(links(...modules, ["stylesheet", "/assets/app-BBBBBBBB.css"])) ?? "";
+    const header = earlyHintsLinkHeader(links(...modules, ["stylesheet", "/assets/app-BBBBBBBB.css"])) ?? "";
     expect(new TextEncoder().encode(header).byteLength).toBeLessThanOrEqual(PRELOAD_LINK_HEADER_MAX_BYTES);
     expect(header.startsWith("</assets/app-BBBBBBBB.css>; rel=preload; as=style, </assets/module-0-")).toBe(
       true,

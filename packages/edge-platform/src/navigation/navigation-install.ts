@@ -43,7 +43,7 @@ let gate: ((go: Go, request: NavigationRequest) => Promise<void>) | undefined;
  * Called once, by navigation-client.ts, after hydration, with the pathname shown. Throws when the page was
  * not hydrated by React Router's HydratedRouter (then React Router's defaults apply).
  */
-export function installNavigationPlatform(shownPath: string, announcerRegionId: string): void {
+export function installNavigation(shownPath: string, announcerRegionId: string): void {
   const hydrated = hydratedRouter();
   if (!hydrated) throw new Error("No hydrated React Router router in the page");
   internals = hydrated;
