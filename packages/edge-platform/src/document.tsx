@@ -137,7 +137,7 @@ class DocumentPart extends Component<DocumentPartProps, { failed: boolean; reset
  * `<style data-href>` when it hydrates (react-dom's `acquireResource` looks it up by href) without reading or
  * replacing its text, so the stylesheet is neither fetched nor carried in the JavaScript. Each has its own
  * precedence (its href), so each is one element whose text is the built file, allowed by that file's hash
- * (inline-stylesheets.ts).
+ * (built-stylesheets.ts).
  */
 function InlineStylesheet({ href }: { href: string }) {
   // `npm run dev` has no built stylesheets: Vite serves them, and updates them in place.

@@ -9,7 +9,7 @@
 import { PRELOAD_LINK_HEADER_MAX_BYTES } from "./constants.ts";
 import { type DocumentFacts, type HeadLink, scanDocument } from "./document-scan.ts";
 import { withHeaderChanges } from "./http/response-headers.ts";
-import type { InlineStylesheets } from "./inline-stylesheets.ts";
+import type { InlineStylesheets } from "./built-stylesheets.ts";
 import { pathTag, type SharedCachePolicy } from "./page-cache/policy.ts";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ export type PolicyOptions = {
    */
   reportOrigin?: string | undefined;
   /**
-   * The SHA-256 of each stylesheet the page inlines as `<style>` (inline-stylesheets.ts), for `style-src`:
+   * The SHA-256 of each stylesheet the page inlines as `<style>` (built-stylesheets.ts), for `style-src`:
    * those elements and no others.
    */
   styleSha256?: readonly string[];

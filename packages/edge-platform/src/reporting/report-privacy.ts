@@ -75,9 +75,9 @@ export function scrubReport<T>(report: T, allowed: readonly string[] = REPORTED_
 /**
  * The SDK's own bookkeeping on an event (its scopes, and the client behind them): it never leaves the SDK,
  * except its dynamic sampling context, which becomes the envelope's `trace` header (the SDK deletes the rest
- * before it builds the envelope). Walking it copied the scopes and the whole client for every transaction:
- * the largest single cost of a traced request in `npm run bench:profile -- /items/ams.data --dsn`
- * (packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost"), and the SDK got plain copies where it expects its scopes.
+ * before it builds the envelope). Walking it would copy the scopes and the whole client for every
+ * transaction (what that cost is in packages/edge-platform/docs/PERFORMANCE.md, "Reporting's cost"), and the
+ * SDK would get plain copies where it expects its scopes.
  */
 const SDK_METADATA = "sdkProcessingMetadata";
 

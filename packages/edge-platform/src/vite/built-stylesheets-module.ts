@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import type { Plugin, ResolvedConfig } from "vite";
-import type { InlineStylesheets } from "../inline-stylesheets.ts";
+import type { InlineStylesheets } from "../built-stylesheets.ts";
 
 /** The module the renderer and the Worker read the build's stylesheets from (packages/edge-platform/src/built-stylesheets.ts). */
 const INLINE_STYLESHEETS_MODULE = "virtual:edge-platform/inline-stylesheets";
