@@ -5,7 +5,8 @@
  * after the pointer rested on the link; then a back navigation. The same shape as the Next.js anchor's
  * harness (packages/edge-platform/docs/PERFORMANCE.md, "The click"). Median of 9 runs each. `--phone`
  * (`npm run bench:nav -- --phone`) throttles network and CPU as a phone on a slow network (bench/phone.ts).
- * Ends with one summary line.
+ * BENCH_BUILD=<a build directory> measures another build (an earlier one kept with `cp -r build`, for a
+ * change's before and after). Ends with one summary line.
  */
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
@@ -17,7 +18,10 @@ import { median } from "./stats.ts";
 const { values } = parseArgs({ options: PHONE_OPTION });
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-const app = await serveBuild({ onLog: () => {} });
+const app = await serveBuild({
+  onLog: () => {},
+  ...(process.env.BENCH_BUILD && { buildDirectory: process.env.BENCH_BUILD }),
+});
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /** Clicks (or goes back) in the page and resolves when the heading shows `heading`, in ms from the click. */
