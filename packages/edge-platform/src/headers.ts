@@ -6,10 +6,10 @@
  * a response carries is read in one place (packages/edge-platform/docs/security.md, caching.md).
  */
 
+import type { InlineStylesheets } from "./built-stylesheets.ts";
 import { PRELOAD_LINK_HEADER_MAX_BYTES } from "./constants.ts";
 import { type DocumentFacts, type HeadLink, scanDocument } from "./document-scan.ts";
 import { withHeaderChanges } from "./http/response-headers.ts";
-import type { InlineStylesheets } from "./built-stylesheets.ts";
 import { pathTag, type SharedCachePolicy } from "./page-cache/policy.ts";
 
 // ---------------------------------------------------------------------------------------------------------
