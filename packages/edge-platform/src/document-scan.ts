@@ -1,7 +1,8 @@
 /**
- * What the Worker reads from a document to write its headers (headers.ts): the text of each inline script (a
- * pre-rendered or shared page allows them by hash), the stylesheets its `<head>` inlines (allowed by the
- * build's hashes) and the stylesheets and modules its `<head>` links (the `Link` header for Early Hints).
+ * What the Worker reads from a whole, buffered document (a pre-rendered page, a shared page's copy) to write
+ * its headers (headers.ts): the text of each inline script (allowed by hash), the stylesheets its `<head>`
+ * inlines (allowed by the build's hashes) and the stylesheets and modules its `<head>` links (the `Link`
+ * header for Early Hints). Pages rendered per request are read by the renderer (rendered-head.ts).
  * Read with the runtime's HTML parser, HTMLRewriter, so markup is read as a browser reads it (comments, raw
  * text, attributes in any order or quoting), not matched by patterns. It imports nothing, so its test loads
  * it into workerd as it is (tests/unit/document-scan.test.ts).
@@ -18,7 +19,7 @@ export type DocumentFacts = {
   headLinks: HeadLink[];
 };
 
-/** Reads a whole document, or only its start (the renderer's `<head>`). */
+/** Reads a whole document (or as much of it as there is). */
 export async function scanDocument(html: string): Promise<DocumentFacts> {
   const facts: DocumentFacts = { inlineScripts: [], inlineStylesheets: [], headLinks: [] };
   const rewriter = new HTMLRewriter()

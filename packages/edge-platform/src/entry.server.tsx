@@ -13,7 +13,7 @@ import { recordServerError, serverErrorPayload } from "./errors/server-error.ser
 import { setRenderedDocumentHeaders } from "./headers";
 import { NonceProvider } from "./nonce";
 import { sharedCachePolicy } from "./page-cache/policy";
-import { routeStylesheets, splitHead } from "./rendered-head";
+import { readRenderedHead, routeStylesheets, splitHead } from "./rendered-head";
 import { routeTracing } from "./reporting/route-tracing.server";
 import { getRequestContext } from "./request-context";
 
@@ -73,9 +73,9 @@ export default async function handleRequest(
 
   // The rendered <head>, which both the policy and the `Link` header are read from (headers.ts).
   const { head, body: document } = await splitHead(body);
-  await setRenderedDocumentHeaders(
+  setRenderedDocumentHeaders(
     responseHeaders,
-    head,
+    readRenderedHead(head),
     nonce,
     { development: import.meta.env.DEV, reportOrigin: config.reporting?.directOrigin },
     INLINE_STYLESHEETS,

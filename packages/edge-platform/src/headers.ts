@@ -190,19 +190,18 @@ export function documentSecurityHeaders(
 }
 
 /**
- * Sets a page's headers on the renderer's `responseHeaders` from its rendered `<head>`: the policy with this
+ * Sets a page's headers on the renderer's `responseHeaders` from its rendered `<head>` (rendered-head.ts): the policy with this
  * request's nonce, its inlined stylesheets allowed by the hashes the build computed (as on pre-rendered pages
  * and the edge's copies, which have no nonce: decisions/022-inline-critical-css.md), and the `Link` preloads
  * of its stylesheets and first-load modules for 103 Early Hints (decisions/018-paint-first.md).
  */
-export async function setRenderedDocumentHeaders(
+export function setRenderedDocumentHeaders(
   headers: Headers,
-  head: string,
+  facts: Pick<DocumentFacts, "inlineStylesheets" | "headLinks">,
   nonce: string,
   policy: PolicyOptions,
   stylesheets: InlineStylesheets,
-): Promise<void> {
-  const facts = await scanDocument(head);
+): void {
   headers.set("Content-Type", "text/html; charset=utf-8");
   const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
   for (const [name, value] of Object.entries(

@@ -1,4 +1,5 @@
 import type { EntryContext } from "react-router";
+import type { DocumentFacts } from "./document-scan.ts";
 import { streamWithPeeked } from "./http/peeked-stream.ts";
 
 /** React writes `<head>` in its first flush; this bounds the wait for `</head>` on a page that has none. */
@@ -37,4 +38,31 @@ export function routeStylesheets(context: Pick<EntryContext, "manifest" | "stati
     ({ route }) => context.manifest.routes[route.id]?.css ?? [],
   );
   return [...new Set(hrefs)];
+}
+
+/**
+ * What the renderer's headers need of the `<head>` it just rendered: its inlined stylesheets (`<style
+ * data-href>`) and its links. Read by hand, not with HTMLRewriter as buffered pages are (document-scan.ts):
+ * this runs on every page rendered per request, on markup React itself wrote (double-quoted attributes, no
+ * comments in `<head>`), and the parser's streams cost a dynamic page a tenth of the Worker's throughput
+ * (packages/edge-platform/docs/PERFORMANCE.md, "The Worker's throughput"). The only hand-written reading
+ * kept, for that reason alone.
+ */
+export function readRenderedHead(head: string): Pick<DocumentFacts, "inlineStylesheets" | "headLinks"> {
+  const end = head.indexOf("</head>");
+  const part = end === -1 ? head : head.slice(0, end);
+  return {
+    inlineStylesheets: [...part.matchAll(/<style\b[^>]*>/gi)].flatMap(
+      ([tag]) => attribute(tag, "data-href") ?? [],
+    ),
+    headLinks: [...part.matchAll(/<link\b[^>]*>/gi)].flatMap(([tag]) => {
+      const rel = attribute(tag, "rel");
+      const href = attribute(tag, "href");
+      return rel !== undefined && href !== undefined ? [{ rel, href }] : [];
+    }),
+  };
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  return tag.match(new RegExp(`\\s${name}="([^"]*)"`, "i"))?.[1];
 }

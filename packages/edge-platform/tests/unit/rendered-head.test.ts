@@ -1,5 +1,31 @@
 import { describe, expect, test } from "vitest";
-import { routeStylesheets, splitHead } from "../../src/rendered-head";
+import { readRenderedHead, routeStylesheets, splitHead } from "../../src/rendered-head";
+
+describe("readRenderedHead (what React wrote in <head>)", () => {
+  test("the head's links by rel and href, in order, whatever the attributes' order; none from the body", () => {
+    const html =
+      '<!DOCTYPE html><html><head><meta charSet="utf-8"/><link rel="modulepreload" href="/assets/a.js" nonce="n"/>' +
+      '<link nonce="n" href="/assets/app.css" rel="stylesheet" data-precedence="default"/><link rel="icon"/>' +
+      '</head><body><link rel="stylesheet" href="/assets/late.css"/></body></html>';
+    expect(readRenderedHead(html).headLinks).toEqual([
+      { rel: "modulepreload", href: "/assets/a.js" },
+      { rel: "stylesheet", href: "/assets/app.css" },
+    ]);
+  });
+
+  test("the inlined stylesheets by data-href, in the head only", () => {
+    const html =
+      '<html><head><style data-precedence="/assets/app.css" data-href="/assets/app.css">p{}</style><style>a{}</style>' +
+      '</head><body><style data-href="/assets/body.css"></style></body></html>';
+    expect(readRenderedHead(html).inlineStylesheets).toEqual(["/assets/app.css"]);
+  });
+
+  test("reads as far as the head goes when the rest has not been rendered", () => {
+    expect(readRenderedHead('<html><head><link rel="modulepreload" href="/assets/a.js"/>').headLinks).toEqual(
+      [{ rel: "modulepreload", href: "/assets/a.js" }],
+    );
+  });
+});
 
 describe("splitHead", () => {
   const streamOf = (chunks: string[]) =>
