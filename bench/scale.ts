@@ -66,7 +66,7 @@ for (const added of PAGE_COUNTS) {
       const bytes = await readFile(join(build, "client", "assets", file));
       return { raw: bytes.byteLength, gzip: gzipSync(bytes, { level: 9 }).byteLength };
     };
-    const navigation = await chunk("navigation-platform-");
+    const navigation = await chunk("navigation-install-");
     const app = await serveBuild({ buildDirectory: build, onLog: () => {} });
     try {
       const firstLoad = await measureFirstLoad(app.url, "/");

@@ -51,10 +51,10 @@ export const NON_DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const PER_REQUEST_CACHE_CONTROL = "private, no-store";
 
 /**
- * The last step of every answer the Worker gives: the base security headers when missing, the locked-down
- * policy when nothing set a page policy (every non-HTML answer), the per-request caching when the answer has
- * no `Cache-Control` of its own (a route that knows its answer may be shared sets one through its `headers`
- * export, React Router's way, and it is kept), and a 405's `Allow`.
+ * What every answer leaves the Worker with (its first step, so it sees each answer last): the base security
+ * headers when missing, the locked-down policy when nothing set a page policy (every non-HTML answer), the
+ * per-request caching when the answer has no `Cache-Control` of its own (a route that knows its answer may
+ * be shared sets one through its `headers` export, React Router's way, and it is kept), and a 405's `Allow`.
  */
 export function withPlatformHeaders(response: Response): Response {
   const { headers, status } = response;
