@@ -302,6 +302,16 @@ test.describe("the click the visitor made last wins while route code loads (pack
 test.describe("route loading time-out (packages/edge-platform/docs/contract.md C4)", () => {
   const ITEM_MODULE = /\/assets\/item-[^/]+\.js$/;
 
+  /** The item route's code answers 404 once (the navigation under test), then loads (the full load after it). */
+  async function failRouteCodeOnce(page: Page): Promise<void> {
+    let failed = false;
+    await page.route(ITEM_MODULE, async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fulfill({ status: 404, body: "" });
+    });
+  }
+
   test("route code slower than 3.8 s: the browser loads the target page instead", async ({ page }) => {
     let delayed = false;
     await page.route(ITEM_MODULE, async (route) => {
@@ -346,12 +356,7 @@ test.describe("route loading time-out (packages/edge-platform/docs/contract.md C
     pageProblems,
   }) => {
     pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
-    let failed = false;
-    await page.route(ITEM_MODULE, async (route) => {
-      if (failed) return route.continue();
-      failed = true;
-      await route.fulfill({ status: 404, body: "" });
-    });
+    await failRouteCodeOnce(page);
     await page.goto("/now");
     await waitForHydration(page);
     await markDocument(page);
@@ -365,12 +370,7 @@ test.describe("route loading time-out (packages/edge-platform/docs/contract.md C
     pageProblems,
   }) => {
     pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
-    let failed = false;
-    await page.route(ITEM_MODULE, async (route) => {
-      if (failed) return route.continue();
-      failed = true;
-      await route.fulfill({ status: 404, body: "" });
-    });
+    await failRouteCodeOnce(page);
     await page.goto("/about");
     await waitForHydration(page);
     await page.getByRole("link", { name: "Now", exact: true }).click();
