@@ -2,7 +2,7 @@
  * packages/edge-platform/docs/contract.md C5, "same-origin links prefetch by default once they are visible": which links of the page are
  * prefetched, and when (packages/edge-platform/docs/decisions/015-react-router-links.md, 020-react-router-prefetch-prop.md). Lives
  * in the lazily loaded navigation code, so none of it is in the first-load JavaScript; it starts when the
- * platform is installed, after hydration.
+ * navigation code is installed, after hydration.
  *
  * Every link takes part: React Router's `Link` and `NavLink` render plain anchors, so the platform watches
  * anchors, whatever component rendered them. An anchor's `data-prefetch` (passed through by `Link` and

@@ -16,7 +16,7 @@ import { pageDataUrl } from "../single-fetch";
  * packages/edge-platform/tests/unit/react-router-assumptions.test.ts, against the installed React Router
  * (where only a browser can show it, also the browser test named in its comment), so a React Router upgrade
  * that breaks one fails that test instead of breaking navigation quietly. This module is loaded with the
- * navigation platform, after hydration: none of it is in the first-load JavaScript.
+ * navigation code, after hydration: none of it is in the first-load JavaScript.
  */
 
 /** The router HydratedRouter made, the route manifest and the route-module cache its routes load through. */
