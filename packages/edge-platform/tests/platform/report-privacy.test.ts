@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import type { ServedBuild } from "../../src/local-server/serve-build.ts";
-import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
-import {
-  type IngestStandIn,
-  receivedEvents,
-  receivedTransactions,
-} from "../../src/testing/ingest-stand-in.ts";
-import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
+import { expect, test } from "vitest";
+import { receivedEvents, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
+import { servedWithReporting } from "../support/reporting-server.ts";
 
 // The Worker's reports carry none of the visitor's data: a page URL, a Referer and cookies with an email
 // address, a token and an id number, on a server error and on a traced request (packages/edge-platform/src/reporting/
@@ -18,29 +12,12 @@ const ID_NUMBER = "123-45-6789";
 const SECRETS = [EMAIL, encodeURIComponent(EMAIL), TOKEN, ID_NUMBER, "203.0.113.9"];
 const QUERY = `email=${encodeURIComponent(EMAIL)}&token=${TOKEN}&ssn=${ID_NUMBER}`;
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
-beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = servedWithReporting({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 function getWithPersonalData(path: string) {
-  return fetch(new URL(`${path}?${QUERY}`, app.url), {
+  return fetch(new URL(`${path}?${QUERY}`, reporting.app.url), {
     headers: {
-      Referer: new URL(`/items?${QUERY}`, app.url).href,
+      Referer: new URL(`/items?${QUERY}`, reporting.app.url).href,
       Cookie: `session=${TOKEN}; email=${EMAIL}`,
       "CF-Connecting-IP": "203.0.113.9",
     },
@@ -49,36 +26,36 @@ function getWithPersonalData(path: string) {
 }
 
 function expectNothingPersonalReceived() {
-  const bytes = Buffer.concat(ingest.received.map((request) => request.body)).toString("utf8");
+  const bytes = Buffer.concat(reporting.ingest.received.map((request) => request.body)).toString("utf8");
   for (const secret of SECRETS) expect(bytes, secret).not.toContain(secret);
 }
 
 test("a server error's report and its transaction carry no query, Referer query, cookie or IP", async () => {
   expect((await getWithPersonalData("/failures/loader")).status).toBe(500);
-  await ingest.waitFor(2);
+  await reporting.ingest.waitFor(2);
   await new Promise((resolve) => setTimeout(resolve, 750));
-  expect(receivedEvents(ingest.received)).toHaveLength(1);
-  expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+  expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
+  expect(receivedTransactions(reporting.ingest.received).length).toBeGreaterThan(0);
   expectNothingPersonalReceived();
-  const [event] = receivedEvents(ingest.received) as { request?: { url?: string } }[];
+  const [event] = receivedEvents(reporting.ingest.received) as { request?: { url?: string } }[];
   expect(event?.request?.url).toMatch(/\/failures\/loader$/);
 });
 
 test("a traced page and its data request carry none of it either", async () => {
   expect((await getWithPersonalData("/now")).status).toBe(200);
   expect((await getWithPersonalData("/items/ams.data")).status).toBe(200);
-  await ingest.waitFor(2);
+  await reporting.ingest.waitFor(2);
   await new Promise((resolve) => setTimeout(resolve, 750));
-  expect(receivedTransactions(ingest.received)).toHaveLength(2);
+  expect(receivedTransactions(reporting.ingest.received)).toHaveLength(2);
   expectNothingPersonalReceived();
 });
 
 test("a failed post is reported without the form's contents, credentials, cookies or IP", async () => {
   // The fixture's /failures/headers: its action runs, then the route's headers export throws (a server error).
-  const response = await fetch(new URL("/failures/headers", app.url), {
+  const response = await fetch(new URL("/failures/headers", reporting.app.url), {
     method: "POST",
     headers: {
-      Origin: app.url.origin,
+      Origin: reporting.app.url.origin,
       Cookie: `session=${TOKEN}`,
       Authorization: `Bearer ${TOKEN}`,
       "CF-Connecting-IP": "203.0.113.9",
@@ -88,11 +65,11 @@ test("a failed post is reported without the form's contents, credentials, cookie
     signal: AbortSignal.timeout(10_000),
   });
   expect(response.status).toBe(500);
-  await ingest.waitFor(2);
+  await reporting.ingest.waitFor(2);
   await new Promise((resolve) => setTimeout(resolve, 750));
-  expect(receivedEvents(ingest.received)).toHaveLength(1);
-  expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
-  const bytes = Buffer.concat(ingest.received.map((request) => request.body)).toString("utf8");
+  expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
+  expect(receivedTransactions(reporting.ingest.received).length).toBeGreaterThan(0);
+  const bytes = Buffer.concat(reporting.ingest.received.map((request) => request.body)).toString("utf8");
   // What the report does keep (so the search below reads the right bytes).
   expect(bytes).toContain("reporting-test");
   expectNothingPersonalReceived();

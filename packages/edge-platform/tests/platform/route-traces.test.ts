@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import type { ServedBuild } from "../../src/local-server/serve-build.ts";
-import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
-import { type IngestStandIn, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
-import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
+import { describe, expect, test } from "vitest";
+import { receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
+import { servedWithReporting } from "../support/reporting-server.ts";
 
 // packages/edge-platform/docs/reporting.md, "Traces": server transactions are named by React Router's route pattern (one name per
 // route, not per URL), for documents, page data and actions alike, and each loader, action and middleware has
@@ -15,31 +13,14 @@ type Transaction = {
   spans?: { op?: string; description?: string; status?: string; data?: Record<string, unknown> }[];
 };
 
-let app: ServedBuild;
-let ingest: IngestStandIn;
-
-beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = servedWithReporting({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 async function transactionOf(path: string, init: RequestInit = {}): Promise<Transaction> {
-  const response = await fetch(new URL(path, app.url), { ...init, redirect: "manual" });
+  const response = await fetch(new URL(path, reporting.app.url), { ...init, redirect: "manual" });
   await response.arrayBuffer();
-  await ingest.waitFor(1);
+  await reporting.ingest.waitFor(1);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const transactions = receivedTransactions(ingest.received) as Transaction[];
+  const transactions = receivedTransactions(reporting.ingest.received) as Transaction[];
   expect(transactions).toHaveLength(1);
   return transactions[0] as Transaction;
 }
@@ -61,7 +42,7 @@ describe("server transactions", () => {
 
   test("a loader that throws, and one that answers a 5xx, have failed spans; the others are ok", async () => {
     for (const path of ["/failures/loader", "/failures/status"]) {
-      ingest.received.length = 0;
+      reporting.ingest.received.length = 0;
       const transaction = await transactionOf(path);
       const status = (description: string) =>
         transaction.spans?.find(
@@ -87,7 +68,7 @@ describe("server transactions", () => {
   test("an action is named by its method and route, with a span of its own", async () => {
     const transaction = await transactionOf("/messages", {
       method: "POST",
-      headers: { origin: app.url.origin, "content-type": "application/x-www-form-urlencoded" },
+      headers: { origin: reporting.app.url.origin, "content-type": "application/x-www-form-urlencoded" },
       body: "name=&text=",
     });
     expect(transaction.transaction).toBe("POST /messages");

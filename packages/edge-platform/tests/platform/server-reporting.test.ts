@@ -1,39 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { describe, expect, test } from "vitest";
+import { serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 import {
-  type IngestStandIn,
   receivedEvents,
   receivedTransactions,
   startIngestStandIn,
   TEST_DSN,
 } from "../../src/testing/ingest-stand-in.ts";
-import { serveWithIngest } from "../../src/testing/serve-with-ingest.ts";
+import { servedWithReporting } from "../support/reporting-server.ts";
 
-// What the Worker does not report, and that reporting never holds up a page, on the fixture app. What it
+// What the Worker does not report, and that reporting never holds up a page, on the fixture reporting.app. What it
 // reports for each failure is every-server-error.test.ts's; what reports leave out, report-privacy.test.ts's.
 
-let ingest: IngestStandIn;
-let app: ServedBuild;
-
-beforeAll(async () => {
-  ({ app, ingest } = await serveWithIngest({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
-    vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },
-  }));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await ingest?.close();
-});
-
-beforeEach(() => {
-  ingest.received.length = 0;
-});
+const reporting = servedWithReporting({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
 function get(path: string, init?: RequestInit) {
-  return fetch(new URL(path, app.url), { redirect: "manual", signal: AbortSignal.timeout(10_000), ...init });
+  return fetch(new URL(path, reporting.app.url), {
+    redirect: "manual",
+    signal: AbortSignal.timeout(10_000),
+    ...init,
+  });
 }
 
 /** Envelopes are flushed after the response (waitUntil): give them time to arrive, then read them all. */
@@ -49,8 +35,8 @@ describe("what is not reported (packages/edge-platform/docs/contract.md C8)", ()
     await (await get("/items/AMS.data")).text();
     await (await get("/now", { method: "DELETE" })).text();
     await settle();
-    expect(receivedEvents(ingest.received)).toEqual([]);
-    const statuses = receivedTransactions(ingest.received).map(
+    expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+    const statuses = receivedTransactions(reporting.ingest.received).map(
       (transaction) =>
         (transaction.contexts as { trace?: { data?: Record<string, unknown> } }).trace?.data?.[
           "http.response.status_code"
@@ -61,9 +47,9 @@ describe("what is not reported (packages/edge-platform/docs/contract.md C8)", ()
 
   test("a successful page is traced (so the 404 case above can fail)", async () => {
     await (await get("/now")).text();
-    await ingest.waitFor(1);
+    await reporting.ingest.waitFor(1);
     await settle();
-    expect(receivedTransactions(ingest.received).length).toBeGreaterThan(0);
+    expect(receivedTransactions(reporting.ingest.received).length).toBeGreaterThan(0);
   });
 });
 
