@@ -165,13 +165,14 @@ async function reporting(request: Request, context: StepContext, next: Next) {
 }
 
 /** The last step: React Router renders the page, its data or its action's answer. */
-async function renderApp(request: Request, { env, ctx, config, reporting }: StepContext) {
+async function renderApp(request: Request, { url, env, ctx, config, reporting }: StepContext) {
   const context = new RouterContextProvider();
   let nonce: string | undefined;
   const perRequest: RequestContext = {
     env,
     config,
-    pageData: isPageDataPath(new URL(request.url).pathname),
+    // The URL the Worker parsed once (a shared page rendered again has the same one).
+    pageData: isPageDataPath(url.pathname),
     // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect
     // never does, and 16 random bytes in base64 cost more than the rest of this object.
     get nonce() {
