@@ -17,7 +17,8 @@
  * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--h2` puts every server behind
  * a TLS HTTP/2 front (bench/first-paint/fronts.ts). `--paths /,/now` chooses the paths. `--trace` adds as
  * many traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
- * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces.
+ * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces, and
+ * TRACE_CATEGORIES adds Chromium trace categories to them.
  * `--documents dir` also measures saved documents, each served as it is (bench/first-paint/variants.ts
  * makes them: our document with one change each), their assets from this build. Ends with one summary line.
  */
@@ -107,12 +108,17 @@ const FIELDS: { field: keyof Sample; label: string }[] = [
 
 /** Opens `url` in `page` as a visitor does: by a link on another site's page (or, `--direct`, by itself). */
 async function enter(page: Page, url: string): Promise<void> {
+  // The measured page is done with once its document is parsed: first paint never waits for `load`, and a
+  // server that leaves one request open (wrangler dev's did, now and then) must not stall the run.
   if (values.direct) {
-    await page.goto(url, { waitUntil: "load" });
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    await page.waitForLoadState("load", { timeout: 10_000 }).catch(() => {});
     return;
   }
   await page.goto(referrer.link(url), { waitUntil: "load" });
-  await Promise.all([page.waitForURL(url, { waitUntil: "load" }), page.click("#go")]);
+  await Promise.all([page.waitForURL(url, { waitUntil: "domcontentloaded" }), page.click("#go")]);
+  // The resource timings (CSS and JS start) are complete once the page has loaded.
+  await page.waitForLoadState("load", { timeout: 10_000 }).catch(() => {});
 }
 
 /** A fresh context (empty cache, new connections) and page, throttled as `profile` says. */
@@ -198,6 +204,8 @@ const TRACE_CATEGORIES = [
   "loading",
   "blink",
   "v8.execute",
+  // TRACE_CATEGORIES adds more (comma-separated), e.g. "mojom,disabled-by-default-devtools.timeline.stack".
+  ...(process.env.TRACE_CATEGORIES?.split(",") ?? []),
 ];
 
 type TraceEvent = {
@@ -259,7 +267,9 @@ async function tracedFirstPaint(browser: Browser, url: string, profile: Profile)
     await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
     const trace = await browser.stopTracing();
     if (process.env.TRACE_DIR) {
-      const name = `${String(traceCount++).padStart(3, "0")}-${profile}-${new URL(url).port}${new URL(url).pathname.replaceAll("/", "_")}.json`;
+      // Named after the server as the tables name it (this app, a baseline, a document, an anchor's URL).
+      const server = bases.find((base) => new URL(base.url).origin === new URL(url).origin)?.name ?? "";
+      const name = `${String(traceCount++).padStart(3, "0")}-${profile}-${server.replaceAll(/[^\w.-]+/g, "_")}${new URL(url).pathname.replaceAll("/", "_")}.json`;
       writeFileSync(join(process.env.TRACE_DIR, name), trace);
     }
     return mainThreadBeforePaint(JSON.parse(trace.toString()).traceEvents, url);

@@ -9,6 +9,7 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from "no
 import { createSecureServer, type Http2SecureServer } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 
 export type Front = { url: string; close(): Promise<void> };
 
@@ -136,6 +137,7 @@ export async function startDocuments(dir: string, app: string): Promise<(Front &
     .sort()) {
     const name = file.slice(0, -".html".length);
     const document = readFileSync(join(dir, file));
+    const compressedDocument = gzipSync(document);
     // A variant's own headers: `dir/<name>.headers.json`, merged over the saved ones (null removes one).
     let own: Record<string, string | null> = {};
     try {
@@ -151,8 +153,15 @@ export async function startDocuments(dir: string, app: string): Promise<(Front &
     const server = createServer((req, res) => {
       const path = req.url ?? "/";
       if (!path.startsWith("/assets/") && !path.startsWith("/favicon")) {
-        res.writeHead(200, { ...headers, "content-length": String(document.length) });
-        res.end(document);
+        // Compressed as the live app's local server and Cloudflare send it, so its bytes compare.
+        const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+        const body = gzip ? compressedDocument : document;
+        res.writeHead(200, {
+          ...headers,
+          ...(gzip && { "content-encoding": "gzip", vary: "Accept-Encoding" }),
+          "content-length": String(body.length),
+        });
+        res.end(body);
         return;
       }
       const forwarded = request(

@@ -25,6 +25,11 @@ function without(text: string, pattern: RegExp): string {
   if (!pattern.test(text)) throw new Error(`nothing matches ${pattern}`);
   return text.replace(pattern, "");
 }
+/** Replaces what `pattern` matches, and fails if it matches nothing. */
+function changed(text: string, pattern: RegExp, replacement: string): string {
+  if (!pattern.test(text)) throw new Error(`nothing matches ${pattern}`);
+  return text.replace(pattern, replacement);
+}
 const STYLE = /<style[^>]*>[^<]*<\/style>/;
 const CLASSIC_SCRIPTS = /<script nonce="[^"]+">[\s\S]*?<\/script>/g;
 
@@ -42,6 +47,28 @@ const variants: Record<string, [string, Record<string, string | null>?]> = {
   "no-skip-link": [without(html, /<a href="#main" class="skip-link">[^<]*<\/a>/)],
   "no-route-announcer": [without(html, /<p id="route-announcer"[^>]*><\/p>/)],
   "no-scroll-restoration": [without(html, /<script nonce="[^"]+">\(\(storageKey2[\s\S]*?<\/script>/)],
+  "scroll-restoration-no-storage": [
+    changed(html, /let storedY = JSON\.parse\(sessionStorage[^;]*;/, "let storedY;"),
+  ],
+  // What the platform's scroll restoration sends: nothing read or written for a new history entry.
+  "scroll-restoration-fresh": [
+    changed(
+      html,
+      /<script nonce="([^"]+)">\(\(storageKey2[\s\S]*?<\/script>/,
+      `<script nonce="$1">((storageKey) => { let key = history.state && history.state.key; if (!key) return; try { let y = JSON.parse(sessionStorage.getItem(storageKey) || "{}")[key]; if (typeof y === "number") scrollTo(0, y); } catch (error) { console.error(error); sessionStorage.removeItem(storageKey); } })("react-router-scroll-positions")</script>`,
+    ),
+  ],
+  "css-sans-serif": [changed(html, /font-family:system-ui[^;]*;/, "font-family:sans-serif;")],
+  "small-headers": [
+    html,
+    {
+      link: null,
+      "permissions-policy": null,
+      "strict-transport-security": null,
+      "x-frame-options": null,
+      "cf-cache-status": null,
+    },
+  ],
   "no-classic-scripts": [without(html, CLASSIC_SCRIPTS)],
   "no-scripts": [without(without(html, CLASSIC_SCRIPTS), /<script[^>]*type="module"[\s\S]*?<\/script>/)],
   "no-header-nav": [without(html, /<header class="site-header">[\s\S]*?<\/header>/)],

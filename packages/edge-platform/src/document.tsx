@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode, useState } from "react";
-import { Links, Meta, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { Links, Meta, Scripts, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
 import { ROUTE_ANNOUNCER_ID, useNavigationInstall } from "./navigation/navigation-client";
@@ -8,6 +8,7 @@ import type { BrowserReportingConfig } from "./reporting/browser-config.server";
 import { reportRouterError } from "./reporting/browser-reporting";
 import { EARLY_ERRORS_SCRIPT } from "./reporting/early-errors";
 import { useRouteReporting } from "./reporting/use-route-reporting";
+import { ScrollRestoration } from "./scroll-restoration";
 
 export type PlatformDocumentProps = {
   /** The document's language (`<html lang>`). */

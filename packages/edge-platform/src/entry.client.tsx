@@ -3,6 +3,10 @@ import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { navigationGate } from "./navigation/navigation-client";
 import { navigationReporting, reactErrorCallbacks, reportRouterError } from "./reporting/browser-reporting";
+import { keyNewHistoryEntry } from "./scroll-restoration";
+
+// Before the router reads the entry: the document's script left a new entry unkeyed (scroll-restoration.tsx).
+keyNewHistoryEntry();
 
 startTransition(() => {
   hydrateRoot(

@@ -10,6 +10,7 @@ import {
   PrefetchPageLinks,
   type UNSAFE_RouteModules as RouteModules,
   RouterContextProvider,
+  ScrollRestoration,
   type ServerBuild,
   UNSAFE_createClientRoutes,
   UNSAFE_DataRouterContext,
@@ -17,6 +18,7 @@ import {
   UNSAFE_FrameworkContext,
   UNSAFE_getTurboStreamSingleFetchDataStrategy,
   UNSAFE_LocationContext,
+  UNSAFE_NavigationContext,
 } from "react-router";
 import { HydratedRouter } from "react-router/dom";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -35,6 +37,11 @@ import {
   routeCodeFor,
   STYLESHEET_AHEAD,
 } from "../../src/navigation/react-router-adapter";
+import {
+  keyNewHistoryEntry,
+  RESTORE_SCROLL_SCRIPT,
+  SCROLL_POSITIONS_STORAGE_KEY,
+} from "../../src/scroll-restoration";
 import { pageDataPath } from "../../src/single-fetch";
 
 // One test per assumption packages/edge-platform/src/navigation/react-router-adapter.ts makes about React Router, each
@@ -614,6 +621,113 @@ describe("public API the navigation platform relies on", () => {
     await router.navigate(-1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(actions).toEqual(["PUSH", "REPLACE", "POP"]);
+  });
+});
+
+describe("scroll restoration (src/scroll-restoration.tsx)", () => {
+  /** The script React Router's own `<ScrollRestoration>` renders into the document. */
+  function reactRoutersScript(): string {
+    const routeModules = routeModulesOf(["root", "routes/home"]);
+    const { router } = frameworkRouter(routeModules);
+    const html = renderToStaticMarkup(
+      createElement(
+        UNSAFE_FrameworkContext.Provider,
+        {
+          value: {
+            manifest,
+            routeModules,
+            future: {
+              v8_passThroughRequests: false,
+              v8_trailingSlashAwareDataRequests: false,
+              v8_middleware: true,
+            },
+            ssr: true,
+            isSpaMode: false,
+            routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
+          },
+        },
+        createElement(
+          UNSAFE_DataRouterContext.Provider,
+          { value: { router, navigator: router as never, static: false, basename: "/" } },
+          createElement(
+            UNSAFE_DataRouterStateContext.Provider,
+            { value: router.state },
+            createElement(
+              UNSAFE_NavigationContext.Provider,
+              {
+                value: {
+                  basename: "/",
+                  navigator: router as never,
+                  static: false,
+                  future: {} as never,
+                  useTransitions: false,
+                },
+              },
+              createElement(
+                UNSAFE_LocationContext.Provider,
+                { value: { location: router.state.location, navigationType: router.state.historyAction } },
+                createElement(ScrollRestoration),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+    const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
+    if (!script) throw new Error(`no script in ${html}`);
+    return script.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+  }
+
+  /** Runs a document script in a browser of stubs: what it read, wrote and scrolled to. */
+  function run(script: string, state: { key?: string } | null, saved: Record<string, number>) {
+    const effects: { read: string[]; replaced: unknown[]; scrolledTo?: number } = { read: [], replaced: [] };
+    const history = {
+      state,
+      replaceState(next: unknown) {
+        effects.replaced.push(next);
+        history.state = next as typeof state;
+      },
+    };
+    const browserWindow = { history, scrollTo: (_x: number, y: number) => (effects.scrolledTo = y) };
+    const sessionStorage = {
+      getItem(key: string) {
+        effects.read.push(key);
+        return key === SCROLL_POSITIONS_STORAGE_KEY ? JSON.stringify(saved) : null;
+      },
+      removeItem() {},
+    };
+    new Function("window", "sessionStorage", "console", script)(browserWindow, sessionStorage, console);
+    return effects;
+  }
+
+  test("React Router keeps positions under the platform's storage key, by the entry's history key", () => {
+    const script = reactRoutersScript();
+    expect(run(script, { key: "abc" }, { abc: 240 })).toEqual({
+      read: [SCROLL_POSITIONS_STORAGE_KEY],
+      replaced: [],
+      scrolledTo: 240,
+    });
+    // The platform's script restores a known entry the same way.
+    expect(run(RESTORE_SCROLL_SCRIPT, { key: "abc" }, { abc: 240 })).toEqual({
+      read: [SCROLL_POSITIONS_STORAGE_KEY],
+      replaced: [],
+      scrolledTo: 240,
+    });
+  });
+
+  test("React Router keys a new entry { key } in base 32, and the platform's client entry does the same later", () => {
+    const ours = run(RESTORE_SCROLL_SCRIPT, null, {});
+    const theirs = run(reactRoutersScript(), null, {});
+    // Theirs writes a key and reads storage for it, which holds nothing for a new key; ours does neither.
+    expect(theirs.replaced).toEqual([{ key: expect.stringMatching(/^[0-9a-v]+$/) }]);
+    expect(theirs.scrolledTo).toBeUndefined();
+    expect(ours).toEqual({ read: [], replaced: [] });
+    const replaced: unknown[] = [];
+    vi.stubGlobal("window", {
+      history: { state: null, replaceState: (state: unknown) => replaced.push(state) },
+    });
+    keyNewHistoryEntry();
+    expect(replaced).toEqual([{ key: expect.stringMatching(/^[0-9a-v]+$/) }]);
   });
 });
 
