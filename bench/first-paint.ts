@@ -87,22 +87,21 @@ for (const url of values.compare) {
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /**
- * ms from the navigation's start: FCP, the HTML's last byte, domInteractive, the first stylesheet's request
- * and last byte, the first script's request.
+ * ms from the navigation's start: FCP, the HTML's first and last byte (the first after the response's
+ * headers), domInteractive, the first script's request.
  */
 type Sample = {
   fcp: number;
+  htmlStart: number;
   htmlEnd: number;
   interactive: number;
-  cssStart: number;
-  cssEnd: number;
   jsStart: number;
 };
 const FIELDS: { field: keyof Sample; label: string }[] = [
   { field: "fcp", label: "FCP" },
+  { field: "htmlStart", label: "HTML start" },
   { field: "htmlEnd", label: "HTML end" },
   { field: "interactive", label: "domInteractive" },
-  { field: "cssStart", label: "CSS start" },
   { field: "jsStart", label: "JS start" },
 ];
 
@@ -149,10 +148,9 @@ async function firstPaint(browser: Browser, url: string, profile: Profile): Prom
             const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
             resolve({
               fcp: fcp.startTime,
+              htmlStart: navigation?.responseStart ?? Number.NaN,
               htmlEnd: navigation?.responseEnd ?? Number.NaN,
               interactive: navigation?.domInteractive ?? Number.NaN,
-              cssStart: first(/\.css$/)?.startTime ?? Number.NaN,
-              cssEnd: first(/\.css$/)?.responseEnd ?? Number.NaN,
               jsStart: first(/\.js$/)?.startTime ?? Number.NaN,
             });
           };

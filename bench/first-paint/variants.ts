@@ -39,26 +39,6 @@ const variants: Record<string, [string, Record<string, string | null>?]> = {
   "no-coop": [html, { "cross-origin-opener-policy": null }],
   "no-link-header": [html, { link: null }],
   "no-csp": [html, { "content-security-policy": null }],
-  "no-modulepreload": [without(html, /<link rel="modulepreload"[^>]*\/>/g)],
-  "no-icon": [without(html, /<link[^>]*rel="icon"[^>]*\/>/)],
-  "no-inline-css": [without(html, STYLE)],
-  "css-no-color-scheme": [without(html, /color-scheme:light dark;/)],
-  "css-no-font-stack": [without(html, /font-family:system-ui[^;]*;/)],
-  "no-skip-link": [without(html, /<a href="#main" class="skip-link">[^<]*<\/a>/)],
-  "no-route-announcer": [without(html, /<p id="route-announcer"[^>]*><\/p>/)],
-  "no-scroll-restoration": [without(html, /<script nonce="[^"]+">\(\(storageKey2[\s\S]*?<\/script>/)],
-  "scroll-restoration-no-storage": [
-    changed(html, /let storedY = JSON\.parse\(sessionStorage[^;]*;/, "let storedY;"),
-  ],
-  // What the platform's scroll restoration sends: nothing read or written for a new history entry.
-  "scroll-restoration-fresh": [
-    changed(
-      html,
-      /<script nonce="([^"]+)">\(\(storageKey2[\s\S]*?<\/script>/,
-      `<script nonce="$1">((storageKey) => { let key = history.state && history.state.key; if (!key) return; try { let y = JSON.parse(sessionStorage.getItem(storageKey) || "{}")[key]; if (typeof y === "number") scrollTo(0, y); } catch (error) { console.error(error); sessionStorage.removeItem(storageKey); } })("react-router-scroll-positions")</script>`,
-    ),
-  ],
-  "css-sans-serif": [changed(html, /font-family:system-ui[^;]*;/, "font-family:sans-serif;")],
   "small-headers": [
     html,
     {
@@ -69,10 +49,24 @@ const variants: Record<string, [string, Record<string, string | null>?]> = {
       "cf-cache-status": null,
     },
   ],
-  "no-classic-scripts": [without(html, CLASSIC_SCRIPTS)],
-  "no-scripts": [without(without(html, CLASSIC_SCRIPTS), /<script[^>]*type="module"[\s\S]*?<\/script>/)],
+  "no-modulepreload": [without(html, /<link rel="modulepreload"[^>]*\/>/g)],
+  "no-icon": [without(html, /<link[^>]*rel="icon"[^>]*\/>/)],
+  "no-inline-css": [without(html, STYLE)],
+  "css-no-color-scheme": [without(html, /color-scheme:light dark;/)],
+  "css-no-font-stack": [without(html, /font-family:system-ui[^;]*;/)],
+  "css-sans-serif": [changed(html, /font-family:system-ui[^;]*;/, "font-family:sans-serif;")],
+  "no-skip-link": [without(html, /<a href="#main" class="skip-link">[^<]*<\/a>/)],
+  "no-route-announcer": [without(html, /<p id="route-announcer"[^>]*><\/p>/)],
   "no-header-nav": [without(html, /<header class="site-header">[\s\S]*?<\/header>/)],
 };
+// Script changes only where the policy allows any script with the nonce (a page rendered per request): a
+// pre-rendered page's policy lists each script's hash, and a changed script would not run at all.
+if (headers["content-security-policy"]?.includes("'nonce-"))
+  Object.assign(variants, {
+    "no-scroll-restoration": [without(html, /<script nonce="[^"]+">\(\(storageKey\) =>[\s\S]*?<\/script>/)],
+    "no-classic-scripts": [without(html, CLASSIC_SCRIPTS)],
+    "no-scripts": [without(without(html, CLASSIC_SCRIPTS), /<script[^>]*type="module"[\s\S]*?<\/script>/)],
+  });
 
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, "headers.json"), JSON.stringify(headers, null, 2));
