@@ -116,7 +116,7 @@ async function enter(page: Page, url: string): Promise<void> {
   }
   await page.goto(referrer.link(url), { waitUntil: "load" });
   await Promise.all([page.waitForURL(url, { waitUntil: "domcontentloaded" }), page.click("#go")]);
-  // The resource timings (CSS and JS start) are complete once the page has loaded.
+  // The resource timings (the JS start) are complete once the page has loaded.
   await page.waitForLoadState("load", { timeout: 10_000 }).catch(() => {});
 }
 

@@ -7,9 +7,9 @@ import { UNSAFE_useScrollRestoration as useScrollRestoration } from "react-route
  * React Router's component renders a classic inline script that, before the page paints, gives a new history
  * entry a key (`history.replaceState`) and reads the positions saved in `sessionStorage`, then scrolls to the
  * one saved for the entry's key. On a visitor's first load of a page, the entry is new, so nothing can have
- * been saved for it: the storage read and the state write are spent for nothing, and they are the only script
- * Chromium runs before it paints (the parser yields to paint after it). Here the script before the paint does
- * something only for an entry that has a key (a reload, a back or forward), and the new entry gets its key
+ * been saved for it: the storage read and the state write are spent for nothing, in the only script Chromium
+ * ran before the first paint in every traced load (the parser yielded to paint right after it). Here the script
+ * does something only for an entry that has a key (a reload, a back or forward), and the new entry gets its key
  * from the client entry, before React Router's router reads it (`keyNewHistoryEntry`). Saving positions and
  * restoring them on client navigations stay React Router's own (`UNSAFE_useScrollRestoration`).
  *
