@@ -1,4 +1,4 @@
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import {
   type UNSAFE_AssetsManifest as AssetsManifest,
@@ -250,9 +250,12 @@ function frameworkRouter(
   return { router, requested, internals };
 }
 
-/** What React Router's PrefetchPageLinks renders for `page` on the router's current page. */
-function prefetchPageLinks({ router, routeModules }: RouterInternals, page: string) {
-  const html = renderToStaticMarkup(
+/**
+ * What `element` renders on the server inside the contexts HydratedRouter gives its routes (framework,
+ * router, navigation, location), over the router's current page.
+ */
+function renderedInFramework({ router, routeModules }: RouterInternals, element: ReactElement): string {
+  return renderToStaticMarkup(
     createElement(
       UNSAFE_FrameworkContext.Provider,
       {
@@ -276,14 +279,31 @@ function prefetchPageLinks({ router, routeModules }: RouterInternals, page: stri
           UNSAFE_DataRouterStateContext.Provider,
           { value: router.state },
           createElement(
-            UNSAFE_LocationContext.Provider,
-            { value: { location: router.state.location, navigationType: router.state.historyAction } },
-            createElement(PrefetchPageLinks, { page }),
+            UNSAFE_NavigationContext.Provider,
+            {
+              value: {
+                basename: router.basename ?? "/",
+                navigator: router as never,
+                static: false,
+                future: {} as never,
+                useTransitions: false,
+              },
+            },
+            createElement(
+              UNSAFE_LocationContext.Provider,
+              { value: { location: router.state.location, navigationType: router.state.historyAction } },
+              element,
+            ),
           ),
         ),
       ),
     ),
   );
+}
+
+/** What React Router's PrefetchPageLinks renders for `page` on the router's current page. */
+function prefetchPageLinks(internals: RouterInternals, page: string) {
+  const html = renderedInFramework(internals, createElement(PrefetchPageLinks, { page }));
   const links = [...html.matchAll(/<link ([^>]*)\/?>/g)].map(([, attributes]) =>
     Object.fromEntries(
       [...(attributes ?? "").matchAll(/([\w-]+)="([^"]*)"/g)].map(([, name, value]) => [
@@ -627,52 +647,8 @@ describe("public API the navigation platform relies on", () => {
 describe("scroll restoration (src/scroll-restoration.tsx)", () => {
   /** The script React Router's own `<ScrollRestoration>` renders into the document. */
   function reactRoutersScript(): string {
-    const routeModules = routeModulesOf(["root", "routes/home"]);
-    const { router } = frameworkRouter(routeModules);
-    const html = renderToStaticMarkup(
-      createElement(
-        UNSAFE_FrameworkContext.Provider,
-        {
-          value: {
-            manifest,
-            routeModules,
-            future: {
-              v8_passThroughRequests: false,
-              v8_trailingSlashAwareDataRequests: false,
-              v8_middleware: true,
-            },
-            ssr: true,
-            isSpaMode: false,
-            routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
-          },
-        },
-        createElement(
-          UNSAFE_DataRouterContext.Provider,
-          { value: { router, navigator: router as never, static: false, basename: "/" } },
-          createElement(
-            UNSAFE_DataRouterStateContext.Provider,
-            { value: router.state },
-            createElement(
-              UNSAFE_NavigationContext.Provider,
-              {
-                value: {
-                  basename: "/",
-                  navigator: router as never,
-                  static: false,
-                  future: {} as never,
-                  useTransitions: false,
-                },
-              },
-              createElement(
-                UNSAFE_LocationContext.Provider,
-                { value: { location: router.state.location, navigationType: router.state.historyAction } },
-                createElement(ScrollRestoration),
-              ),
-            ),
-          ),
-        ),
-      ),
-    );
+    const { internals } = frameworkRouter(routeModulesOf(["root", "routes/home"]));
+    const html = renderedInFramework(internals, createElement(ScrollRestoration));
     const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
     if (!script) throw new Error(`no script in ${html}`);
     return script.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
