@@ -80,15 +80,20 @@ if (values.documents)
     fronts.push(served);
     bases.push({ name: `document ${served.name}`, url: await front(served.url) });
   }
+/** The anchors' origins as measured: they never mark a page ready. */
+const anchors = new Set<string>();
 for (const url of values.compare) {
   bases.push({ name: url, url: await front(url) });
   if (values.coop) bases.push({ name: `${url} +COOP`, url: await front(url, true) });
 }
+for (const base of bases.slice(bases.length - values.compare.length * (values.coop ? 2 : 1)))
+  anchors.add(new URL(base.url).origin);
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /**
  * ms from the navigation's start: FCP, the HTML's first and last byte (the first after the response's
- * headers), domInteractive, the first script's request.
+ * headers), domInteractive, the first script's request, and when the page was ready for a click (hydrated,
+ * the platform's navigation installed: `<html data-navigation="ready">`; NaN for the anchors).
  */
 type Sample = {
   fcp: number;
@@ -96,6 +101,7 @@ type Sample = {
   htmlEnd: number;
   interactive: number;
   jsStart: number;
+  ready: number;
 };
 const FIELDS: { field: keyof Sample; label: string }[] = [
   { field: "fcp", label: "FCP" },
@@ -103,6 +109,7 @@ const FIELDS: { field: keyof Sample; label: string }[] = [
   { field: "htmlEnd", label: "HTML end" },
   { field: "interactive", label: "domInteractive" },
   { field: "jsStart", label: "JS start" },
+  { field: "ready", label: "ready" },
 ];
 
 /** Opens `url` in `page` as a visitor does: by a link on another site's page (or, `--direct`, by itself). */
@@ -135,7 +142,16 @@ async function withPage<T>(browser: Browser, profile: Profile, use: (page: Page)
 /** One cold load. */
 async function firstPaint(browser: Browser, url: string, profile: Profile): Promise<Sample> {
   return withPage(browser, profile, async (page) => {
+    // Notes when the platform marks the page ready (in every document; read in the measured one).
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const ready = document.documentElement?.dataset.navigation === "ready";
+        if (ready && !("readyAt" in window)) Object.assign(window, { readyAt: performance.now() });
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-navigation"] });
+    });
     await enter(page, url);
+    if (!anchors.has(new URL(url).origin))
+      await page.waitForFunction(() => "readyAt" in window, undefined, { timeout: 10_000 }).catch(() => {});
     return await page.evaluate(
       () =>
         new Promise<Sample>((resolve) => {
@@ -152,6 +168,7 @@ async function firstPaint(browser: Browser, url: string, profile: Profile): Prom
               htmlEnd: navigation?.responseEnd ?? Number.NaN,
               interactive: navigation?.domInteractive ?? Number.NaN,
               jsStart: first(/\.js$/)?.startTime ?? Number.NaN,
+              ready: (window as { readyAt?: number }).readyAt ?? Number.NaN,
             });
           };
           read();

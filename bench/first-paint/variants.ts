@@ -32,6 +32,18 @@ function changed(text: string, pattern: RegExp, replacement: string): string {
 }
 const STYLE = /<style[^>]*>[^<]*<\/style>/;
 const CLASSIC_SCRIPTS = /<script nonce="[^"]+">[\s\S]*?<\/script>/g;
+const MODULEPRELOADS = /<link rel="modulepreload"[^>]*\/>/g;
+const LOW_PRIORITY = '<link rel="modulepreload" fetchpriority="low"';
+/** The modules React Router's inline module script imports statically (the manifest and the route modules). */
+const MODULE_SCRIPT_IMPORTS = [
+  ...(html.match(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/)?.[1] ?? "").matchAll(
+    /(?:import|from)\s+"([^"]+)"/g,
+  ),
+].map(([, url]) => url ?? "");
+if (MODULE_SCRIPT_IMPORTS.length === 0)
+  throw new Error("no module script with static imports in the document");
+/** Whether a preload (a `<link>` or a `Link` header entry) is of a module the module script imports. */
+const namedByModuleScript = (preload: string) => MODULE_SCRIPT_IMPORTS.some((url) => preload.includes(url));
 
 /** name: [document, headers to change (null removes)] */
 const variants: Record<string, [string, Record<string, string | null>?]> = {
@@ -49,7 +61,26 @@ const variants: Record<string, [string, Record<string, string | null>?]> = {
       "cf-cache-status": null,
     },
   ],
-  "no-modulepreload": [without(html, /<link rel="modulepreload"[^>]*\/>/g)],
+  "no-modulepreload": [without(html, MODULEPRELOADS)],
+  // Where the requests the commit starts go, against the paint and the page's readiness: no preload at all
+  // (the module script in the body finds its imports as it runs), the same preloads at low priority, and
+  // preloads only of what the module script does not name (what it imports statically it finds when parsed).
+  "no-preloads": [without(html, MODULEPRELOADS), { link: null }],
+  "preloads-low": [changed(html, /<link rel="modulepreload"/g, LOW_PRIORITY), { link: null }],
+  "link-header-low": [
+    changed(html, /<link rel="modulepreload"/g, LOW_PRIORITY),
+    { link: headers.link?.replaceAll("rel=modulepreload", "rel=modulepreload; fetchpriority=low") ?? null },
+  ],
+  "preloads-deep-only": [
+    html.replace(MODULEPRELOADS, (link) => (namedByModuleScript(link) ? "" : link)),
+    {
+      link:
+        headers.link
+          ?.split(", ")
+          .filter((entry) => !namedByModuleScript(entry))
+          .join(", ") ?? null,
+    },
+  ],
   "no-icon": [without(html, /<link[^>]*rel="icon"[^>]*\/>/)],
   "no-inline-css": [without(html, STYLE)],
   "css-no-color-scheme": [without(html, /color-scheme:light dark;/)],
