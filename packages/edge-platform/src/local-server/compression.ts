@@ -1,4 +1,4 @@
-import { constants, createGzip } from "node:zlib";
+import { constants, createGzip, gzipSync } from "node:zlib";
 
 /**
  * The local server compresses what Cloudflare's edge compresses, so `npm start` and the benchmarks send
@@ -11,6 +11,12 @@ import { constants, createGzip } from "node:zlib";
  * Suspense fallback would arrive with its content. Node's gzip (nodejs_compat) can flush after each chunk,
  * so each chunk the app sends leaves at once. Only gzip: Brotli's flush gives nothing in workerd until the
  * end.
+ *
+ * A body of known length (a built file, a pre-rendered page) is whole when it arrives: it is compressed in one
+ * go, and the copy is kept by URL and strong ETag. On Cloudflare compressing is the edge's work, never done on
+ * the visitor's machine; here it shares the machine with the browser being measured. Without the copy, each
+ * first load made this server gzip the 350 KB first-load chunk again (25-60 ms of CPU, against 2-4 ms to send
+ * it as it is), just as the page commits and paints (packages/edge-platform/docs/PERFORMANCE.md, "First paint").
  */
 export function compressed(request: Request, response: Response): Response {
   if (!response.body || !compressible(request, response)) return response;
@@ -22,13 +28,73 @@ export function compressed(request: Request, response: Response): Response {
   // 8.8.3). Cloudflare weakens it the same way; the assets server matches weak validators on revalidation.
   const etag = headers.get("ETag");
   if (etag?.startsWith('"')) headers.set("ETag", `W/${etag}`);
-  return new Response(gzipEachChunk(response.body), {
+  const length = Number(response.headers.get("Content-Length") ?? Number.NaN);
+  const body =
+    Number.isSafeInteger(length) && length <= WHOLE_BODY_LIMIT
+      ? gzipWhole(response.body, copyKey(request, response))
+      : gzipEachChunk(response.body);
+  return new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers,
     // The body is gzip already: workerd must send it as it is.
     encodeBody: "manual",
   });
+}
+
+/** Bodies up to this length (bytes) are compressed whole; longer ones chunk by chunk, as streamed ones are. */
+const WHOLE_BODY_LIMIT = 8 * 1024 * 1024;
+/** The compressed copies kept (bytes of gzip), the least recently served dropped first. */
+const COPIES_LIMIT = 32 * 1024 * 1024;
+const copies = new Map<string, Uint8Array>();
+let copiedBytes = 0;
+
+/**
+ * What names a compressed copy: the URL and a strong ETag (the same bytes, RFC 9110 8.8.3), for a 200 only. A
+ * weak or missing validator does not say the bytes are the same: such a body is compressed every time.
+ */
+function copyKey(request: Request, response: Response): string | undefined {
+  const etag = response.headers.get("ETag");
+  return response.status === 200 && etag?.startsWith('"') ? `${request.url} ${etag}` : undefined;
+}
+
+/** The whole body gzipped in one go, or the copy kept for `key` (the body then left unread). */
+function gzipWhole(body: ReadableStream<Uint8Array>, key: string | undefined): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        const kept = key === undefined ? undefined : copies.get(key);
+        if (kept) {
+          await body.cancel();
+          copies.delete(key as string);
+          copies.set(key as string, kept);
+          controller.enqueue(kept.slice());
+          controller.close();
+          return;
+        }
+        const zipped = new Uint8Array(gzipSync(new Uint8Array(await new Response(body).arrayBuffer())));
+        if (key !== undefined) keep(key, zipped);
+        controller.enqueue(zipped.slice());
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
+
+function keep(key: string, zipped: Uint8Array): void {
+  if (zipped.byteLength > COPIES_LIMIT) return;
+  // Two misses of one file at once: the second copy replaces the first.
+  copiedBytes -= copies.get(key)?.byteLength ?? 0;
+  copies.delete(key);
+  copies.set(key, zipped);
+  copiedBytes += zipped.byteLength;
+  for (const [oldest, bytes] of copies) {
+    if (copiedBytes <= COPIES_LIMIT) break;
+    copies.delete(oldest);
+    copiedBytes -= bytes.byteLength;
+  }
 }
 
 /** Media types Cloudflare compresses that this app serves: text, scripts, data, SVG, manifests. */

@@ -146,4 +146,73 @@ describe("compressed", () => {
     await new Promise((resolve, reject) => gunzip.on("error", reject).end(resolve));
     expect(inflated).toBe("<!DOCTYPE html><p>shell</p><p>the rest</p>");
   }, 5_000);
+
+  /** A built file as the assets server answers it: its length known, a strong ETag unless `etag` says otherwise. */
+  function builtFile(body: ReadableStream<Uint8Array> | string, etag: string | null = '"v1"'): Response {
+    return new Response(body, {
+      headers: {
+        "Content-Type": "text/javascript",
+        "Content-Length": "100",
+        ...(etag && { ETag: etag }),
+      },
+    });
+  }
+  /** A body that notes whether anything read it. */
+  function watched(text: string): { body: ReadableStream<Uint8Array>; read: () => boolean } {
+    let pulled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled = true;
+        controller.enqueue(new TextEncoder().encode(text));
+        controller.close();
+      },
+    });
+    return { body, read: () => pulled };
+  }
+  const inflate = async (response: Response) =>
+    gunzipSync(Buffer.from(await response.arrayBuffer())).toString("utf8");
+  const getFile = (path: string) =>
+    new Request(`http://127.0.0.1${path}`, { headers: { "Accept-Encoding": "gzip" } });
+
+  test("a file of known length and strong ETag is compressed once: the next answer for it is the copy, its body unread", async () => {
+    const script = `export const a = ${JSON.stringify("x".repeat(2000))};`;
+    const first = compressed(getFile("/assets/a.js"), builtFile(script));
+    expect(await inflate(first)).toBe(script);
+    const again = watched(script);
+    const second = compressed(getFile("/assets/a.js"), builtFile(again.body));
+    expect(await inflate(second)).toBe(script);
+    expect(again.read()).toBe(false);
+    // Another ETag is another file: read and compressed.
+    const changed = watched("export const a = 2;");
+    const third = compressed(getFile("/assets/a.js"), builtFile(changed.body, '"v2"'));
+    expect(await inflate(third)).toBe("export const a = 2;");
+    expect(changed.read()).toBe(true);
+  });
+
+  test.each([
+    ["a weak ETag", 'W/"v1"'],
+    ["no ETag", null],
+  ])("%s: compressed each time, never from a copy", async (_name, etag) => {
+    const path = `/assets/${etag ? "weak" : "none"}.js`;
+    expect(await inflate(compressed(getFile(path), builtFile("export const a = 1;", etag)))).toBe(
+      "export const a = 1;",
+    );
+    const next = watched("export const a = 2;");
+    expect(await inflate(compressed(getFile(path), builtFile(next.body, etag)))).toBe("export const a = 2;");
+    expect(next.read()).toBe(true);
+  });
+
+  test("a file whose body fails: the compressed body fails too, and nothing is kept", async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error("disk gone"));
+      },
+    });
+    await expect(compressed(getFile("/assets/b.js"), builtFile(failing)).arrayBuffer()).rejects.toThrow();
+    const next = watched("export const b = 1;");
+    expect(await inflate(compressed(getFile("/assets/b.js"), builtFile(next.body)))).toBe(
+      "export const b = 1;",
+    );
+    expect(next.read()).toBe(true);
+  });
 });
