@@ -2,7 +2,9 @@
  * npm run bench:first-paint [-- --phone | --splits | --profile network ...] [-- --compare http://127.0.0.1:3001 ...]
  * [-- --coop] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --trace]:
  * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
- * each time (empty cache, new connections), median of 7 (BENCH_RUNS).
+ * each time (empty cache, new connections), median of 7 (BENCH_RUNS); beside it, the HTML's first and last
+ * byte, domInteractive, the first script's request and, for our builds, when the page was ready for a click
+ * (hydrated, navigation installed), so a change that paints sooner shows what it does to hydration.
  *
  * Each load enters the page as a visitor does: from another site's page (http://localhost:<port>/, a
  * different site than 127.0.0.1), by clicking a link to it, so Chromium's process model is a visitor's (a
