@@ -1,6 +1,6 @@
 /**
  * npm run bench:first-paint [-- --phone | --splits | --profile network ...] [-- --compare http://127.0.0.1:3001 ...]
- * [-- --coop] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --trace]:
+ * [-- --coop] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --server url ...] [-- --trace]:
  * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
  * each time (empty cache, new connections), median of 7 (BENCH_RUNS); beside it, the HTML's first and last
  * byte, domInteractive, the first script's request and, for our builds, when the page was ready for a click
@@ -13,8 +13,9 @@
  *
  * `--phone` throttles network and CPU (bench/phone.ts); `--profile network|cpu|phone|desktop` (repeatable)
  * measures each profile given, and `--splits` is phone, network-only and CPU-only; all interleaved.
- * `--compare` measures other servers of the same pages (the anchors) and `--baseline` other builds of this
- * app (a build directory, e.g. one made with BUILD_DIRECTORY before a change), interleaved with this one, so
+ * `--compare` measures other servers of the same pages (the anchors), `--baseline` other builds of this
+ * app (a build directory, e.g. one made with BUILD_DIRECTORY before a change) and `--server` this app served
+ * by another local server already running (e.g. the local server before a change to it), interleaved, so
  * only figures from one run are compared. `--coop` also measures each `--compare` server through a local
  * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--h2` puts every server behind
  * a TLS HTTP/2 front (bench/first-paint/fronts.ts). `--paths /,/now` chooses the paths. `--trace` adds as
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     splits: { type: "boolean", default: false },
     compare: { type: "string", multiple: true, default: [] },
     baseline: { type: "string", multiple: true, default: [] },
+    server: { type: "string", multiple: true, default: [] },
     coop: { type: "boolean", default: false },
     documents: { type: "string" },
     h2: { type: "boolean", default: false },
@@ -77,6 +79,7 @@ async function front(url: string, coop = false): Promise<string> {
 const bases: { name: string; url: string }[] = [{ name: "this app", url: await front(app.url.origin) }];
 for (const [index, served] of baselines.entries())
   bases.push({ name: values.baseline[index] ?? "", url: await front(served.url.origin) });
+for (const url of values.server) bases.push({ name: `server ${url}`, url: await front(url) });
 if (values.documents)
   for (const served of await startDocuments(values.documents, app.url.origin)) {
     fronts.push(served);
