@@ -148,8 +148,13 @@ describe("compressed", () => {
   }, 5_000);
 
   /** A built file as the assets server answers it: its length known, a strong ETag unless `etag` says otherwise. */
-  function builtFile(body: ReadableStream<Uint8Array> | string, etag: string | null = '"v1"'): Response {
+  function builtFile(
+    body: ReadableStream<Uint8Array> | string,
+    etag: string | null = '"v1"',
+    status = 200,
+  ): Response {
     return new Response(body, {
+      status,
       headers: {
         "Content-Type": "text/javascript",
         "Content-Length": "100",
@@ -190,15 +195,18 @@ describe("compressed", () => {
   });
 
   test.each([
-    ["a weak ETag", 'W/"v1"'],
-    ["no ETag", null],
-  ])("%s: compressed each time, never from a copy", async (_name, etag) => {
-    const path = `/assets/${etag ? "weak" : "none"}.js`;
-    expect(await inflate(compressed(getFile(path), builtFile("export const a = 1;", etag)))).toBe(
+    ["a weak ETag", 'W/"v1"', 200],
+    ["no ETag", null, 200],
+    ["a 404 with a strong ETag", '"v1"', 404],
+  ])("%s: compressed each time, never from a copy", async (name, etag, status) => {
+    const path = `/assets/${name.replaceAll(" ", "-")}.js`;
+    expect(await inflate(compressed(getFile(path), builtFile("export const a = 1;", etag, status)))).toBe(
       "export const a = 1;",
     );
     const next = watched("export const a = 2;");
-    expect(await inflate(compressed(getFile(path), builtFile(next.body, etag)))).toBe("export const a = 2;");
+    expect(await inflate(compressed(getFile(path), builtFile(next.body, etag, status)))).toBe(
+      "export const a = 2;",
+    );
     expect(next.read()).toBe(true);
   });
 
