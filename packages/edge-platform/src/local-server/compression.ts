@@ -64,10 +64,11 @@ function gzipWhole(body: ReadableStream<Uint8Array>, key: string | undefined): R
     async start(controller) {
       try {
         const kept = key === undefined ? undefined : copies.get(key);
-        if (kept) {
+        if (key !== undefined && kept) {
           await body.cancel();
-          copies.delete(key as string);
-          copies.set(key as string, kept);
+          // Served again: the most recently used now.
+          copies.delete(key);
+          copies.set(key, kept);
           controller.enqueue(kept.slice());
           controller.close();
           return;
