@@ -87,12 +87,15 @@ if (values.documents)
   }
 /** The anchors' origins as measured: they never mark a page ready. */
 const anchors = new Set<string>();
-for (const url of values.compare) {
-  bases.push({ name: url, url: await front(url) });
-  if (values.coop) bases.push({ name: `${url} +COOP`, url: await front(url, true) });
+async function addAnchor(name: string, url: string, coop: boolean): Promise<void> {
+  const measured = await front(url, coop);
+  bases.push({ name, url: measured });
+  anchors.add(new URL(measured).origin);
 }
-for (const base of bases.slice(bases.length - values.compare.length * (values.coop ? 2 : 1)))
-  anchors.add(new URL(base.url).origin);
+for (const url of values.compare) {
+  await addAnchor(url, url, false);
+  if (values.coop) await addAnchor(`${url} +COOP`, url, true);
+}
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /**
