@@ -1,6 +1,6 @@
 /**
  * npm run bench:first-paint [-- --phone | --splits | --profile network ...] [-- --compare http://127.0.0.1:3001 ...]
- * [-- --coop] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --server url ...] [-- --trace]:
+ * [-- --coop] [-- --hold-assets] [-- --h2] [-- --direct] [-- --baseline dir ...] [-- --server url ...] [-- --trace]:
  * first contentful paint of `/` and `/now` of the production build in workerd, in a fresh Chromium context
  * each time (empty cache, new connections), median of 7 (BENCH_RUNS); beside it, the HTML's first and last
  * byte, domInteractive, the first script's request and, for our builds, when the page was ready for a click
@@ -17,7 +17,10 @@
  * app (a build directory, e.g. one made with BUILD_DIRECTORY before a change) and `--server` this app served
  * by another local server already running (e.g. the local server before a change to it), interleaved, so
  * only figures from one run are compared. `--coop` also measures each `--compare` server through a local
- * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--h2` puts every server behind
+ * proxy that adds `Cross-Origin-Opener-Policy: same-origin` (as ours sends). `--hold-assets` also measures
+ * this app and each `--compare` server (with COOP under `--coop`) through a front that answers their
+ * content-addressed files from memory after the first load: what each local server's own CPU costs the page
+ * (on Cloudflare, none of it runs on the visitor's machine). `--h2` puts every server behind
  * a TLS HTTP/2 front (bench/first-paint/fronts.ts). `--paths /,/now` chooses the paths. `--trace` adds as
  * many traced loads of each, after the timed ones (tracing slows a page), and says where the renderer's main
  * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces, and
@@ -44,6 +47,7 @@ const { values } = parseArgs({
     baseline: { type: "string", multiple: true, default: [] },
     server: { type: "string", multiple: true, default: [] },
     coop: { type: "boolean", default: false },
+    "hold-assets": { type: "boolean", default: false },
     documents: { type: "string" },
     h2: { type: "boolean", default: false },
     direct: { type: "boolean", default: false },
@@ -69,14 +73,16 @@ const baselines = await Promise.all(
 const fronts: Front[] = [];
 const referrer = await startReferrer();
 fronts.push(referrer);
-/** A server as measured: itself, or behind the HTTP/2 front with `--h2`. */
-async function front(url: string, coop = false): Promise<string> {
-  if (!values.h2 && !coop) return url;
-  const proxy = await startProxy(url, { coop, h2: values.h2 });
+/** A server as measured: itself, or behind a local front (HTTP/2 with `--h2`, COOP added, assets held). */
+async function front(url: string, coop = false, holdAssets = false): Promise<string> {
+  if (!values.h2 && !coop && !holdAssets) return url;
+  const proxy = await startProxy(url, { coop, h2: values.h2, holdAssets });
   fronts.push(proxy);
   return proxy.url;
 }
 const bases: { name: string; url: string }[] = [{ name: "this app", url: await front(app.url.origin) }];
+if (values["hold-assets"])
+  bases.push({ name: "this app, assets held", url: await front(app.url.origin, false, true) });
 for (const [index, served] of baselines.entries())
   bases.push({ name: values.baseline[index] ?? "", url: await front(served.url.origin) });
 for (const url of values.server) bases.push({ name: `server ${url}`, url: await front(url) });
@@ -87,14 +93,16 @@ if (values.documents)
   }
 /** The anchors' origins as measured: they never mark a page ready. */
 const anchors = new Set<string>();
-async function addAnchor(name: string, url: string, coop: boolean): Promise<void> {
-  const measured = await front(url, coop);
+async function addAnchor(name: string, url: string, coop: boolean, holdAssets = false): Promise<void> {
+  const measured = await front(url, coop, holdAssets);
   bases.push({ name, url: measured });
   anchors.add(new URL(measured).origin);
 }
 for (const url of values.compare) {
   await addAnchor(url, url, false);
   if (values.coop) await addAnchor(`${url} +COOP`, url, true);
+  if (values["hold-assets"])
+    await addAnchor(`${url}${values.coop ? " +COOP" : ""}, assets held`, url, values.coop, true);
 }
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 

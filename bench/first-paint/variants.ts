@@ -4,6 +4,7 @@
  * `node bench/first-paint.ts --documents <dir> --paths /now ...` measures them all, interleaved, with the
  * live app and the anchors. `original` is the saved document unchanged (the control).
  */
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveBuild } from "edge-platform/local-server";
@@ -45,6 +46,28 @@ if (MODULE_SCRIPT_IMPORTS.length === 0)
 /** Whether a preload (a `<link>` or a `Link` header entry) is of a module the module script imports. */
 const namedByModuleScript = (preload: string) => MODULE_SCRIPT_IMPORTS.some((url) => preload.includes(url));
 
+/**
+ * The document with its inline stylesheet changed, and the policy's `style-src` hash of it with it: the
+ * policy allows that `<style>` by the SHA-256 of its text (decision 022), and a changed text under the old
+ * hash would be refused, leaving the page unstyled.
+ */
+function restyled(pattern: RegExp, replacement: string): [string, Record<string, string | null>] {
+  const [element, open = "", text = "", close = ""] = html.match(/(<style[^>]*>)([^<]*)(<\/style>)/) ?? [];
+  if (!element) throw new Error("no inline stylesheet in the document");
+  const policy = headers["content-security-policy"];
+  const hashOf = (css: string) => `'sha256-${createHash("sha256").update(css).digest("base64")}'`;
+  if (!policy?.includes(hashOf(text)))
+    throw new Error("the policy does not allow the inline stylesheet by its hash");
+  const css = changed(text, pattern, replacement);
+  return [
+    html.replace(element, `${open}${css}${close}`),
+    { "content-security-policy": policy.replace(hashOf(text), hashOf(css)) },
+  ];
+}
+
+/** 2 KiB of random base64: gzip cannot shrink it below about 1.5 KiB. */
+const PADDING = randomBytes(1536).toString("base64");
+
 /** name: [document, headers to change (null removes)] */
 const variants: Record<string, [string, Record<string, string | null>?]> = {
   original: [html],
@@ -83,12 +106,32 @@ const variants: Record<string, [string, Record<string, string | null>?]> = {
   ],
   "no-icon": [without(html, /<link[^>]*rel="icon"[^>]*\/>/)],
   "no-inline-css": [without(html, STYLE)],
-  "css-no-color-scheme": [without(html, /color-scheme:light dark;/)],
-  "css-no-font-stack": [without(html, /font-family:system-ui[^;]*;/)],
-  "css-sans-serif": [changed(html, /font-family:system-ui[^;]*;/, "font-family:sans-serif;")],
+  "css-no-color-scheme": restyled(/color-scheme:light dark;/, ""),
+  "css-no-font-stack": restyled(/font-family:system-ui[^;]*;/, ""),
+  "css-sans-serif": restyled(/font-family:system-ui[^;]*;/, "font-family:sans-serif;"),
+  "css-no-overflow-wrap": restyled(/overflow-wrap:anywhere;?/, ""),
+  "css-no-clip-path": restyled(/clip-path:inset\(50%\)/, "clip:rect(0 0 0 0)"),
   "no-skip-link": [without(html, /<a href="#main" class="skip-link">[^<]*<\/a>/)],
   "no-route-announcer": [without(html, /<p id="route-announcer"[^>]*><\/p>/)],
   "no-header-nav": [without(html, /<header class="site-header">[\s\S]*?<\/header>/)],
+  // The platform's document around a page as bare as the anchors' (no stylesheet, no skip link, site header,
+  // controls or announcer): what is left of the difference when the product's page weighs what theirs does.
+  "anchor-like-page": [
+    [
+      STYLE,
+      /<a href="#main" class="skip-link">[^<]*<\/a>/,
+      /<header class="site-header">[\s\S]*?<\/header>/,
+      /<section class="navigation-controls"[\s\S]*?<\/section>/,
+      /<p id="route-announcer"[^>]*><\/p>/,
+    ].reduce(
+      (document, pattern) => (pattern.test(document) ? document.replace(pattern, "") : document),
+      html,
+    ),
+  ],
+  // What a kilobyte on the wire costs the paint: 2 KiB that no compression shrinks, in the headers (HTTP/1.1
+  // sends them as they are) or at the start of the head.
+  "pad-headers-2k": [html, { "x-padding": PADDING }],
+  "pad-head-2k": [changed(html, /<head>/, `<head><!--${PADDING}-->`)],
 };
 // Script changes only where the policy allows any script with the nonce (a page rendered per request): a
 // pre-rendered page's policy lists each script's hash, and a changed script would not run at all.
