@@ -26,7 +26,9 @@
  * thread spent its time before the first paint (mainThreadBeforePaint); TRACE_DIR keeps the traces, and
  * TRACE_CATEGORIES adds Chromium trace categories to them.
  * `--documents dir` also measures saved documents, each served as it is (bench/first-paint/variants.ts
- * makes them: our document with one change each), their assets from this build. Ends with one summary line.
+ * makes them: our document with one change each), their assets from this build. Against each other server it
+ * prints the difference of the FCP medians with a paired bootstrap interval (bench/stats.ts, medianDifference).
+ * Ends with one summary line.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,7 +38,7 @@ import { serveBuild } from "edge-platform/local-server";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { type Front, startDocuments, startProxy, startReferrer } from "./first-paint/fronts.ts";
 import { emulatePhone, PHONE_OPTION, PROFILES, type Profile } from "./phone.ts";
-import { median } from "./stats.ts";
+import { median, medianDifference } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -362,6 +364,29 @@ for (const [key, list] of samples) {
     `${profile.padEnd(8)} ${name.padEnd(33)} ${path.padEnd(5)} ${FIELDS.map(({ field }) => of(field).padStart(15)).join("")}   ${spread(list.map(({ fcp }) => fcp))}`,
   );
   summary.push(`${profile} ${name} ${path} ${of("fcp")} ms`);
+}
+// "No later than" in one run is a difference of two medians: with its paired interval, a run says whether
+// that difference is resolved at all, or lies inside what the run can tell apart.
+const compared = bases.filter((base) => base.name !== "this app");
+if (compared.length) {
+  console.log(
+    `\nFCP of this app less each other server's, paired by round (ms: difference of the medians [95% bootstrap ` +
+      "interval]; rounds this app painted no later):",
+  );
+  for (const profile of profiles)
+    for (const path of PATHS)
+      for (const base of compared) {
+        const fcpOf = (name: string) =>
+          (samples.get(`${profile}|${name}|${path}`) ?? []).map(({ fcp }) => fcp);
+        const { difference, low, high, noLater, rounds } = medianDifference(
+          fcpOf("this app"),
+          fcpOf(base.name),
+        );
+        console.log(
+          `${profile.padEnd(8)} ${base.name.padEnd(33)} ${path.padEnd(5)} ${fixed(difference).padStart(6)} ` +
+            `[${fixed(low)}, ${fixed(high)}]   ${noLater}/${rounds}`,
+        );
+      }
 }
 if (traces.size) {
   console.log(
