@@ -26,7 +26,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const reporting = useRouteLoaderData<typeof loader>("root")?.reporting ?? null;
   return (
-    <PlatformDocument lang="en" reporting={reporting} header={<SiteNav />} stylesheets={[stylesHref]}>
+    <PlatformDocument reporting={reporting} header={<SiteNav />} stylesheets={[stylesHref]}>
       {children}
     </PlatformDocument>
   );

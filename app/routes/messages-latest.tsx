@@ -1,7 +1,9 @@
+import { DateTime, RelativeTime, useTexts } from "edge-platform/react";
 import { getRequestContext } from "edge-platform/server";
 import { Link } from "react-router";
 import { MESSAGES_CACHE_TAG } from "../data/messages";
 import { latestMessages } from "../data/messages.server";
+import { latestMessagesTexts } from "../texts";
 import type { Route } from "./+types/messages-latest";
 
 export const meta: Route.MetaFunction = () => [
@@ -28,20 +30,28 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { messages: await latestMessages(env.DB), renderedAt: new Date().toISOString() };
 }
 
+/**
+ * One copy for every visitor: times are relative (the same in every zone) or, for the copy's own instant,
+ * shown in UTC until the browser shows its own zone (edge-platform's DateTime).
+ */
 export default function LatestMessages({ loaderData }: Route.ComponentProps) {
+  const texts = useTexts(latestMessagesTexts);
   return (
     <>
-      <h1>Latest messages</h1>
+      <h1>{texts.heading}</h1>
       <p>
-        As of <time dateTime={loaderData.renderedAt}>{loaderData.renderedAt}</time>.{" "}
-        <Link to="/messages">Post a message</Link>
+        {texts.asOf} <DateTime instant={loaderData.renderedAt} />. <Link to="/messages">{texts.post}</Link>
       </p>
-      {loaderData.messages.length === 0 ? <p>No messages yet.</p> : null}
-      <ol className="messages" aria-label="Latest messages">
+      {loaderData.messages.length === 0 ? <p>{texts.empty}</p> : null}
+      <ol className="messages" aria-label={texts.heading}>
         {loaderData.messages.map((message) => (
           <li key={message.id}>
-            <strong>{message.name}</strong> <time dateTime={message.createdAt}>{message.createdAt}</time>
-            <p>{message.text}</p>
+            {/* Visitors' text, isolated: its direction is its own and cannot reorder the date beside it. */}
+            <strong>
+              <bdi>{message.name}</bdi>
+            </strong>{" "}
+            <RelativeTime instant={message.createdAt} />
+            <p dir="auto">{message.text}</p>
           </li>
         ))}
       </ol>

@@ -1,3 +1,4 @@
+import { RelativeTime } from "edge-platform/react";
 import {
   getRequestContext,
   openVisitorD1Session,
@@ -253,7 +254,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
             <strong>
               <bdi>{message.name}</bdi>
             </strong>{" "}
-            <time dateTime={message.createdAt}>{message.createdAt}</time>
+            <RelativeTime instant={message.createdAt} />
             <p dir="auto">{message.text}</p>
           </li>
         ))}

@@ -1,4 +1,7 @@
+import { DateTime, useTexts, useVisitor } from "edge-platform/react";
+import { fillText } from "edge-platform/shared";
 import { NavigationControls } from "../components/navigation-controls";
+import { nowTexts } from "../texts";
 import type { Route } from "./+types/now";
 
 export const meta: Route.MetaFunction = () => [
@@ -12,21 +15,25 @@ export const meta: Route.MetaFunction = () => [
 export function loader({ request }: Route.LoaderArgs) {
   return {
     renderedAt: new Date().toISOString(),
-    colo: request.cf?.colo ?? null,
-    country: request.cf?.country ?? null,
+    colo: typeof request.cf?.colo === "string" ? request.cf.colo : null,
   };
 }
 
+/** Long enough to see the seconds change on a refresh; the zone is named beside it. */
+const NOW_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: "full", timeStyle: "medium" };
+
 export default function Now({ loaderData }: Route.ComponentProps) {
-  const { renderedAt, colo, country } = loaderData;
+  const { renderedAt, colo } = loaderData;
+  const texts = useTexts(nowTexts);
+  const { timeZone } = useVisitor();
   return (
     <>
-      <h1>Now</h1>
+      <h1>{texts.heading}</h1>
       <p>
-        Rendered per request at <time dateTime={renderedAt}>{renderedAt}</time>
-        {colo ? ` in the ${colo} data center` : ""}
-        {country ? ` for a visitor from ${country}` : ""}.
+        {texts.renderedAt} <DateTime instant={renderedAt} options={NOW_FORMAT} />
+        {colo ? ` ${fillText(texts.dataCenter, { colo })}` : ""}.
       </p>
+      {timeZone ? <p>{fillText(texts.timeZone, { zone: timeZone })}</p> : null}
       <NavigationControls />
     </>
   );

@@ -21,6 +21,8 @@ export default {
       tracer: undefined,
       waitUntil: (promise) => ctx.waitUntil(promise),
       cachePurger: undefined,
+      // Not negotiated: the baseline reads no header; the platform's negotiation is part of what is measured.
+      visitor: { locale: "en", direction: "ltr", timeZone: "UTC" },
     });
     return handleRequest(request, context);
   },

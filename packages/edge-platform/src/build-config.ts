@@ -1,3 +1,5 @@
+import type { LocaleSettings, PlatformTexts } from "./visitor/visitor";
+
 /**
  * The product's choices as the build hands them to the platform (the platform's Vite plugin, vite/product-choices.ts, defines them from
  * app/product.config.ts), so platform code never imports product code. Undefined outside a build (unit
@@ -18,6 +20,20 @@ export const STATIC_PAGE_ROUTING_RULES: readonly string[] =
 export const EXTRA_ACTION_ORIGINS: ReadonlySet<string> = new Set(
   import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS,
 );
+
+/**
+ * The product's locales, its default first, and the time zone where neither visitor nor edge says
+ * (product.config.ts `LOCALES`, `DEFAULT_TIME_ZONE`; visitor/visitor.ts). Outside a build: English, UTC.
+ */
+export const LOCALE_SETTINGS: LocaleSettings = import.meta.env.PLATFORM_LOCALE_SETTINGS ?? {
+  locales: ["en"],
+  defaultLocale: "en",
+  defaultTimeZone: "UTC",
+};
+
+/** The product's translations of the platform's own texts, by locale (visitor/texts.ts; English is built in). */
+export const PLATFORM_TEXT_TRANSLATIONS: Readonly<Record<string, Partial<PlatformTexts>>> =
+  import.meta.env.PLATFORM_TEXTS ?? {};
 
 /**
  * The period (seconds) of each Rate Limiting binding (`[[ratelimits]]` in the deploy configuration), by

@@ -11,6 +11,8 @@
 export type HeadLink = { rel: string; href: string };
 
 export type DocumentFacts = {
+  /** `<html lang>`: the language the page is written in (its `Content-Language`). */
+  language?: string;
   /** The text of every inline `<script>` (one without `src`), in document order, as the browser hashes it. */
   inlineScripts: string[];
   /** The `data-href` of each `<style>` in `<head>`: React writes a `<style href precedence>` so. */
@@ -23,6 +25,11 @@ export type DocumentFacts = {
 export async function scanDocument(html: string): Promise<DocumentFacts> {
   const facts: DocumentFacts = { inlineScripts: [], inlineStylesheets: [], headLinks: [] };
   const rewriter = new HTMLRewriter()
+    .on("html[lang]", {
+      element(html) {
+        facts.language = html.getAttribute("lang") ?? undefined;
+      },
+    })
     .on("script:not([src])", {
       element() {
         facts.inlineScripts.push("");

@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode, useState } from "react";
+import { Component, type ErrorInfo, type ReactNode, useEffect, useState } from "react";
 import { Links, Meta, Scripts, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
@@ -9,10 +9,10 @@ import { reportRouterError } from "./reporting/browser-reporting";
 import { EARLY_ERRORS_SCRIPT } from "./reporting/early-errors";
 import { useRouteReporting } from "./reporting/use-route-reporting";
 import { ScrollRestoration } from "./scroll-restoration";
+import { platformTexts } from "./visitor/texts";
+import { rememberTimeZone, useVisitor } from "./visitor/use-visitor";
 
 export type PlatformDocumentProps = {
-  /** The document's language (`<html lang>`). */
-  lang: string;
   /**
    * The root loader's `reporting` (platformRootData): null when reporting is off. The browser keeps the
    * document's: page-data answers leave it out (undefined or null after a navigation changes nothing).
@@ -26,8 +26,6 @@ export type PlatformDocumentProps = {
    * route's own stylesheet stays a route import (`import "./page.css"`), which React Router links and removes.
    */
   stylesheets?: readonly string[];
-  /** The skip link's text, in the document's language. */
-  skipLinkLabel?: string;
   children: ReactNode;
 };
 
@@ -35,17 +33,14 @@ export type PlatformDocumentProps = {
  * The document every page is rendered in, with what the platform needs in it: the CSP nonce on every script
  * and preload, browser error reporting from the first script on (packages/edge-platform/docs/contract.md C7), the navigation
  * platform (C2-C5), a skip link, the `<main>` it targets and the live region client navigations are
- * announced in. The product's root layout renders it with its own header (app/root.tsx).
+ * announced in. The product's root layout renders it with its own header (app/root.tsx). Its language,
+ * writing direction and the platform's texts are the visitor's (useVisitor; packages/edge-platform/docs/i18n.md).
  */
-export function PlatformDocument({
-  lang,
-  reporting,
-  header,
-  stylesheets = [],
-  skipLinkLabel = "Skip to content",
-  children,
-}: PlatformDocumentProps) {
+export function PlatformDocument({ reporting, header, stylesheets = [], children }: PlatformDocumentProps) {
   const nonce = useNonce();
+  const visitor = useVisitor();
+  const texts = platformTexts(visitor.locale);
+  useEffect(() => rememberTimeZone(visitor.timeZone), [visitor.timeZone]);
   reporting = documentReporting(reporting);
   useRouteReporting(reporting);
   useNavigationInstall();
@@ -57,7 +52,13 @@ export function PlatformDocument({
   const failed = failure?.key === key ? failure : undefined;
   const onError = (error: unknown) => setFailure({ key, error });
   return (
-    <html lang={lang}>
+    <html
+      lang={visitor.locale}
+      dir={visitor.direction}
+      // What the browser hydrates with (useVisitor): the zone and instant times were rendered in.
+      data-time-zone={visitor.timeZone ?? undefined}
+      data-rendered-at={visitor.renderedAt ?? undefined}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -84,7 +85,7 @@ export function PlatformDocument({
       </head>
       <body>
         <a href="#main" className="skip-link">
-          {skipLinkLabel}
+          {texts.skipToContent}
         </a>
         <DocumentPart resetKey={key} onError={onError} fallback={null}>
           {header}

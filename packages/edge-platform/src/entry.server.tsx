@@ -7,7 +7,7 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
-import { STATIC_ROUTE_IDS } from "./build-config";
+import { LOCALE_SETTINGS, STATIC_ROUTE_IDS } from "./build-config";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
 import { setRenderedDocumentHeaders } from "./headers";
@@ -16,6 +16,8 @@ import { sharedCachePolicy } from "./page-cache/policy";
 import { readRenderedHead, routeStylesheets, splitHead } from "./rendered-head";
 import { routeTracing } from "./reporting/route-tracing.server";
 import { getRequestContext } from "./request-context";
+import { VisitorProvider } from "./visitor/use-visitor";
+import { sharedVisitor } from "./visitor/visitor";
 
 /** React Router's instrumentation of every route handler: spans and route-named transactions when traced. */
 export const instrumentations = [routeTracing];
@@ -30,9 +32,11 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const { nonce, config, tracer } = getRequestContext(loadContext);
+  const { nonce, config, tracer, visitor } = getRequestContext(loadContext);
   let statusCode = responseStatusCode;
   const leafRouteId = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
+  // A pre-rendered page is one copy for every visitor: the default language, no time zone (docs/i18n.md).
+  const pageVisitor = isStaticRoute(leafRouteId) ? sharedVisitor(LOCALE_SETTINGS.defaultLocale) : visitor;
   const trace =
     tracer && isPerVisitorDocument(responseStatusCode, responseHeaders, leafRouteId)
       ? tracer.traceHeaders()
@@ -43,9 +47,11 @@ export default async function handleRequest(
   try {
     body = await renderToReadableStream(
       <NonceProvider nonce={nonce}>
-        {trace ? <TraceMeta {...trace} /> : null}
-        <StylesheetPreloads hrefs={routeStylesheets(routerContext)} />
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <VisitorProvider visitor={{ ...pageVisitor, renderedAt: Date.now() }}>
+          {trace ? <TraceMeta {...trace} /> : null}
+          <StylesheetPreloads hrefs={routeStylesheets(routerContext)} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </VisitorProvider>
       </NonceProvider>,
       {
         nonce,
@@ -112,8 +118,12 @@ function TraceMeta({ sentryTrace, baggage }: { sentryTrace: string; baggage: str
  * pre-rendered page (rendered once at build), which must carry no trace of the request that rendered it.
  */
 function isPerVisitorDocument(status: number, headers: Headers, leafRouteId: string | undefined): boolean {
-  if (leafRouteId !== undefined && STATIC_ROUTE_IDS.has(leafRouteId)) return false;
+  if (isStaticRoute(leafRouteId)) return false;
   return sharedCachePolicy(status, headers) === undefined;
+}
+
+function isStaticRoute(leafRouteId: string | undefined): boolean {
+  return leafRouteId !== undefined && STATIC_ROUTE_IDS.has(leafRouteId);
 }
 
 /**

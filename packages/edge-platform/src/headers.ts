@@ -197,12 +197,14 @@ export function documentSecurityHeaders(
  */
 export function setRenderedDocumentHeaders(
   headers: Headers,
-  facts: Pick<DocumentFacts, "inlineStylesheets" | "headLinks">,
+  facts: Pick<DocumentFacts, "language" | "inlineStylesheets" | "headLinks">,
   nonce: string,
   policy: PolicyOptions,
   stylesheets: InlineStylesheets,
 ): void {
   headers.set("Content-Type", "text/html; charset=utf-8");
+  const language = contentLanguage(facts.language);
+  if (language) headers.set("Content-Language", language);
   const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
   for (const [name, value] of Object.entries(
     documentSecurityHeaders({ nonce }, { ...policy, styleSha256 }),
@@ -233,10 +235,21 @@ export async function hashedDocumentHeaders(
   const sha256 = [...new Set(await Promise.all(facts.inlineScripts.map(scriptHash)))];
   const styleSha256 = inlineStyleHashes(facts.inlineStylesheets, stylesheets);
   const preloads = earlyHintsLinkHeader(facts.headLinks);
+  const language = contentLanguage(facts.language);
   return {
     ...documentSecurityHeaders({ sha256 }, { ...policy, styleSha256 }),
     ...(preloads ? { Link: preloads } : {}),
+    ...(language ? { "Content-Language": language } : {}),
   };
+}
+
+/**
+ * A page's `Content-Language` (RFC 9110 8.5) is the language its `<html lang>` says it is written in: the
+ * visitor's locale on a page rendered for them, the copy's on a shared or pre-rendered page. Only a tag's
+ * characters pass (the value is the platform's own, from the product's locales; this keeps it so).
+ */
+function contentLanguage(lang: string | undefined): string | undefined {
+  return lang && /^[A-Za-z0-9-]{1,64}$/.test(lang) ? lang : undefined;
 }
 
 /**

@@ -48,10 +48,14 @@ export function routeStylesheets(context: Pick<EntryContext, "manifest" | "stati
  * (packages/edge-platform/docs/PERFORMANCE.md, "The Worker's throughput"). The only hand-written reading
  * kept, for that reason alone.
  */
-export function readRenderedHead(head: string): Pick<DocumentFacts, "inlineStylesheets" | "headLinks"> {
+export function readRenderedHead(
+  head: string,
+): Pick<DocumentFacts, "language" | "inlineStylesheets" | "headLinks"> {
   const end = head.indexOf("</head>");
   const part = end === -1 ? head : head.slice(0, end);
+  const html = part.match(/<html\b[^>]*>/i)?.[0];
   return {
+    language: html === undefined ? undefined : attribute(html, "lang"),
     inlineStylesheets: [...part.matchAll(/<style\b[^>]*>/gi)].flatMap(
       ([tag]) => attribute(tag, "data-href") ?? [],
     ),

@@ -3,6 +3,7 @@ import type { PlatformConfig } from "./config.server";
 import type { RequestErrors } from "./errors/request-errors";
 import type { CachePurger } from "./page-cache/cache-purger";
 import type { RouteTracer } from "./reporting/route-tracer";
+import type { Visitor } from "./visitor/visitor";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestContext = {
@@ -10,6 +11,8 @@ export type RequestContext = {
   env: Env;
   /** The parsed, checked configuration (config.server.ts). */
   config: PlatformConfig;
+  /** The visitor's language, writing direction and time zone (visitor/visitor.ts); `getVisitor` reads it. */
+  visitor: Visitor;
   /**
    * A page-data (`.data`) request: the browser already holds the document, and what is constant for a
    * document (platformRootData) stays out of the answer.
@@ -39,4 +42,9 @@ export const requestContext = createContext<RequestContext>();
 
 export function getRequestContext(context: Readonly<RouterContextProvider>): RequestContext {
   return context.get(requestContext);
+}
+
+/** The visitor of this request (their locale, writing direction and time zone): for loaders and actions. */
+export function getVisitor(context: Readonly<RouterContextProvider>): Visitor {
+  return context.get(requestContext).visitor;
 }

@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
 import { markPageStatus } from "../reporting/browser-reporting";
+import { type PlatformTexts, platformTexts } from "../visitor/texts";
+import { useVisitor, visitorWhileRendering } from "../visitor/use-visitor";
 import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "./error-messages";
 import { isServerErrorResponse } from "./server-error-payload";
 
@@ -8,6 +10,10 @@ export { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE };
 
 /** The route-level error page: not found, other HTTP errors, and the generic application error. */
 export function ErrorPage({ error }: { error: unknown }) {
+  const { locale } = useVisitor();
+  const texts = platformTexts(locale);
+  // The contract's sentences are English word for word (C1): marked so on a page in another language.
+  const english = new Intl.Locale(locale).language === "en" ? undefined : "en";
   const status = isRouteErrorResponse(error) ? error.status : undefined;
   useEffect(() => {
     // A 404 page's transaction is left out of reporting (packages/edge-platform/docs/contract.md C8).
@@ -17,8 +23,10 @@ export function ErrorPage({ error }: { error: unknown }) {
   if (isServerErrorResponse(error)) {
     return (
       <section className="app-error" role="alert">
-        <h1>{SERVER_ERROR_MESSAGE}</h1>
-        <p className="digest">Digest: {error.data.digest}</p>
+        <h1 lang={english}>{SERVER_ERROR_MESSAGE}</h1>
+        <p className="digest" lang={english}>
+          Digest: {error.data.digest}
+        </p>
       </section>
     );
   }
@@ -26,13 +34,13 @@ export function ErrorPage({ error }: { error: unknown }) {
     return (
       <section className="http-error">
         <h1>{error.status}</h1>
-        <p>{httpErrorMessage(error.status, error.statusText, error.data)}</p>
+        <p>{httpErrorMessage(error.status, error.statusText, error.data, texts)}</p>
       </section>
     );
   }
   return (
     <section className="app-error" role="alert">
-      <h1>{CLIENT_ERROR_MESSAGE}</h1>
+      <h1 lang={english}>{CLIENT_ERROR_MESSAGE}</h1>
       {import.meta.env.DEV && error instanceof Error ? <pre>{error.stack}</pre> : null}
     </section>
   );
@@ -45,28 +53,33 @@ export function ErrorPage({ error }: { error: unknown }) {
  * (a short plain message) or their status text, which the server sets right
  * (errors/with-error-digests.server.ts).
  */
-function httpErrorMessage(status: number, statusText: string, body: unknown): string {
-  if (status === 404) return "This page could not be found.";
-  if (status === 405) return "Method Not Allowed: this page does not accept that kind of request.";
+function httpErrorMessage(status: number, statusText: string, body: unknown, texts: PlatformTexts): string {
+  if (status === 404) return texts.notFound;
+  if (status === 405) return texts.methodNotAllowed;
   if (typeof body === "string" && body.length > 0 && body.length <= 300) return body;
-  return statusText || "Request failed.";
+  return statusText || texts.requestFailed;
 }
 
-/** The document title and description of an error page (every page has both). */
+/**
+ * The document title and description of an error page (every page has both), in the visitor's language. For
+ * a route's `meta` export (React Router calls it while rendering `<Meta>`, which is what lets it read the
+ * visitor: visitorWhileRendering).
+ */
 export function errorMeta(error: unknown) {
+  const texts = platformTexts(visitorWhileRendering().locale);
   const http = isServerErrorResponse(error) || !isRouteErrorResponse(error) ? undefined : error;
   return [
     {
       title: !http
         ? "Application error"
         : http.status === 404
-          ? "404: Page not found"
-          : `${http.status}: ${http.statusText || "Request failed"}`,
+          ? texts.notFoundTitle
+          : `${http.status}: ${http.statusText || texts.requestFailed}`,
     },
     {
       name: "description",
       content: http
-        ? httpErrorMessage(http.status, http.statusText, http.data)
+        ? httpErrorMessage(http.status, http.statusText, http.data, texts)
         : isServerErrorResponse(error)
           ? SERVER_ERROR_MESSAGE
           : CLIENT_ERROR_MESSAGE,

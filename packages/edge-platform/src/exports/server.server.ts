@@ -14,5 +14,5 @@ export {
   purgePages,
 } from "../page-cache/purge.server.ts";
 export type { BrowserReportingConfig } from "../reporting/browser-config.server.ts";
-export { getRequestContext, type RequestContext } from "../request-context.ts";
+export { getRequestContext, getVisitor, type RequestContext } from "../request-context.ts";
 export { type PlatformRootData, platformRootData } from "../root-data.server.ts";

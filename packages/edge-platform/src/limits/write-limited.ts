@@ -1,3 +1,5 @@
+import { fillText, platformTexts } from "../visitor/texts";
+
 /**
  * What an action answers when its client has sent too many writes (write-limits.server.ts): status 429,
  * `Retry-After`, and this as the action's data, so the route's page keeps what was typed and says when to
@@ -14,10 +16,7 @@ export function isWriteLimited(actionData: unknown): actionData is WriteLimited 
   return typeof actionData === "object" && actionData !== null && "writeLimited" in actionData;
 }
 
-/** The sentence a refused visitor reads. */
-export function writeLimitedMessage(retryAfterSeconds: number): string {
-  return (
-    "Too many posts from your connection in a short time, so this one was not sent. " +
-    `Your text is still here: send again in ${retryAfterSeconds} seconds.`
-  );
+/** The sentence a refused visitor reads, in their language (English unless a locale is given). */
+export function writeLimitedMessage(retryAfterSeconds: number, locale = "en"): string {
+  return fillText(platformTexts(locale).writeLimited, { seconds: retryAfterSeconds });
 }

@@ -71,7 +71,10 @@ function limited(action: RouteAction, binding: RateLimitName): RouteAction {
     // Retry-After to whatever answer this request ends with (packages/edge-platform/src/worker/app.ts).
     perRequest.retryAfterSeconds = retryAfterSeconds;
     const refusal: WriteLimited = {
-      writeLimited: { retryAfterSeconds, message: writeLimitedMessage(retryAfterSeconds) },
+      writeLimited: {
+        retryAfterSeconds,
+        message: writeLimitedMessage(retryAfterSeconds, perRequest.visitor.locale),
+      },
       values: await postedText(args.request),
     };
     return data(refusal, { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } });

@@ -1,12 +1,14 @@
 import { isAllowedHost } from "./allowed-hosts.ts";
 import { compressed } from "./compression.ts";
+import { takeLocalCf } from "./local-cf.ts";
 
 /**
  * The local server's front door (serve-build.ts runs it in workerd on the served port; never deployed).
  * A request reaches the app only when it is well formed, its `Host` header names one host and both that
  * host and the URL's are hosts this server answers (DNS rebinding). Miniflare's own request headers
  * (`MF-*`) are dropped: they mean nothing to the app, and nothing behind the guard may act on a client's.
- * `CF-Connecting-IP` is set as Cloudflare sets it.
+ * `CF-Connecting-IP` is set as Cloudflare sets it. `x-local-cf-timezone` and `x-local-cf-country` give the
+ * app's `request.cf.timezone` and `.country` (local-cf.ts), and never reach it as headers.
  * Answers leave compressed as Cloudflare would send them (compression.ts).
  */
 export default {
@@ -36,8 +38,13 @@ export default {
     // streamed, never buffered by the emulation).
     const cacheable =
       (request.method === "GET" || request.method === "HEAD") && fitsNodeParser(forwarded, url);
-    const next = (cacheable && env.CACHE) || env.APP;
-    return compressed(request, await next.fetch(forwarded));
+    // The emulation takes the `x-local-cf-*` headers out itself, on its way to the app (serve-build.ts): a
+    // `cf` given here would not cross into Node with the request.
+    if (cacheable && env.CACHE) return compressed(request, await env.CACHE.fetch(forwarded));
+    // A visitor from anywhere (local-cf.ts): the rest of `request.cf` stays as it came.
+    const location = takeLocalCf(forwarded.headers, env.LOCAL_TIME_ZONE);
+    const init = location && { cf: { ...request.cf, ...location } };
+    return compressed(request, await env.APP.fetch(forwarded, init));
   },
 } satisfies ExportedHandler<HostGuardEnv>;
 
@@ -72,6 +79,8 @@ export type HostGuardEnv = {
   ALLOWED_HOSTS: readonly string[];
   /** The loopback address the served socket listens on: every client's address (see fetch). */
   CLIENT_ADDRESS: string;
+  /** This machine's time zone, a local visitor's unless they say another (local-cf.ts). */
+  LOCAL_TIME_ZONE: string;
 };
 
 /**

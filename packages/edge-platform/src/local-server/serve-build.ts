@@ -10,6 +10,7 @@ import {
 } from "miniflare";
 import { transformWithOxc } from "vite";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
+import { takeLocalCf } from "./local-cf.ts";
 import {
   type CachePurgeOptions,
   createWorkersCache,
@@ -202,14 +203,31 @@ function cacheOrigin(appWorkerName: string, compatibilityDate: string | undefine
 
 const CACHE_ORIGIN_NAME = "local-workers-cache-origin";
 
+/** This machine's time zone: a local visitor's `request.cf.timezone` unless they say another (local-cf.ts). */
+const LOCAL_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * The cache's request, handed to the app. A visitor from anywhere (local-cf.ts): the host guard leaves the
+ * `x-local-cf-*` headers on a request for the cache, and they become the app's `request.cf.timezone` and
+ * `.country` here, over what `request.cf` is on this path without them (Miniflare's, as its entry point
+ * adds it).
+ */
 async function appFetch(miniflare: Miniflare, request: Request): Promise<Response> {
   const app = await miniflare.getWorker(CACHE_ORIGIN_NAME);
   const body = request.body ? await request.arrayBuffer() : undefined;
+  const headers = new Headers(request.headers);
+  const location = takeLocalCf(headers, LOCAL_TIME_ZONE);
+  const cf = location && {
+    ...(await miniflare.getCf()),
+    clientAcceptEncoding: headers.get("Accept-Encoding") ?? "",
+    ...location,
+  };
   const response = await app.fetch(request.url, {
     method: request.method,
-    headers: [...request.headers],
+    headers: [...headers],
     body,
     redirect: "manual",
+    ...(cf && { cf }),
   });
   return new Response(response.body as ReadableStream<Uint8Array> | null, {
     status: response.status,
@@ -294,6 +312,7 @@ async function hostGuard(
     bindings: {
       ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
       CLIENT_ADDRESS: SERVED_ADDRESS,
+      LOCAL_TIME_ZONE: LOCAL_TIME_ZONE,
     },
     modulesRoot: PLATFORM_DIR,
     modules: await Promise.all(HOST_GUARD_MODULES.map(javaScriptModule)),
@@ -309,6 +328,7 @@ const HOST_GUARD_MODULES = [
   "local-server/host-guard.ts",
   "local-server/allowed-hosts.ts",
   "local-server/compression.ts",
+  "local-server/local-cf.ts",
   "http/loopback.ts",
 ];
 

@@ -22,6 +22,8 @@ export function productChoices(app: AppUnderBuild): Plugin {
             workerConfig(app).assets.run_worker_first,
           ),
           "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(app.EXTRA_ACTION_ORIGINS),
+          "import.meta.env.PLATFORM_LOCALE_SETTINGS": JSON.stringify(app.localeSettings),
+          "import.meta.env.PLATFORM_TEXTS": JSON.stringify(app.PLATFORM_TEXTS ?? {}),
           // What a client over a limit is told to wait: the binding's period, read from wrangler.toml.
           "import.meta.env.PLATFORM_RATE_LIMIT_PERIODS": JSON.stringify(
             rateLimitPeriods(deployedRateLimits()),

@@ -1,6 +1,6 @@
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { EXTRA_ACTION_ORIGINS } from "../build-config";
+import { EXTRA_ACTION_ORIGINS, LOCALE_SETTINGS } from "../build-config";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../config.server";
 import { MONITORING_TUNNEL_PATH } from "../constants";
 import { isControlFlow } from "../errors/control-flow";
@@ -16,6 +16,8 @@ import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath } from "../single-fetch";
+import { visitorOf } from "../visitor/negotiation";
+import { sharedVisitor } from "../visitor/visitor";
 import { canonicalRedirect } from "./canonical-redirect";
 import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
@@ -54,6 +56,7 @@ const STEPS: readonly Step[] = [
   monitoringTunnel,
   knownRouteIds,
   canonicalPath,
+  visitor,
   prerenderedPages,
   sharedPages,
   reporting,
@@ -130,6 +133,14 @@ function canonicalPath(request: Request, context: StepContext, next: Next) {
   return canonicalRedirect(request, context.url) ?? next(request, context);
 }
 
+/**
+ * The visitor's language, writing direction and time zone, decided once (visitor/visitor.ts): their cookies,
+ * then `Accept-Language` and the edge's `request.cf.timezone`, then the product's defaults.
+ */
+function visitor(request: Request, context: StepContext, next: Next) {
+  return next(request, { ...context, visitor: visitorOf(request, LOCALE_SETTINGS) });
+}
+
 /** Pre-rendered pages: the asset as built, with the page's policy (decisions/010-static-page-csp-at-scale.md). */
 async function prerenderedPages(request: Request, context: StepContext, next: Next) {
   if (isStaticPageRequest(request, context.url)) {
@@ -143,12 +154,15 @@ async function prerenderedPages(request: Request, context: StepContext, next: Ne
 }
 
 /**
- * Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md): rendered by the
- * steps after this one, from the URL alone when the visitor's request carried anything of theirs.
+ * Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md): rendered again
+ * by the steps after this one, from the URL alone and for no visitor in particular.
  */
 function sharedPages(request: Request, context: StepContext, next: Next) {
+  // One copy for every visitor: in the default language for now, no time zone (docs/caching.md, "Visitors").
+  const everyone = { ...context, visitor: sharedVisitor(LOCALE_SETTINGS.defaultLocale) };
   return answerSharedPages(request, context.url, {
     render: (toRender) => next(toRender, context),
+    renderShared: (toRender) => next(toRender, everyone),
     policy: { reportOrigin: context.config.reporting?.directOrigin },
   });
 }
@@ -165,12 +179,13 @@ async function reporting(request: Request, context: StepContext, next: Next) {
 }
 
 /** The last step: React Router renders the page, its data or its action's answer. */
-async function renderApp(request: Request, { url, env, ctx, config, reporting }: StepContext) {
+async function renderApp(request: Request, { url, env, ctx, config, reporting, visitor }: StepContext) {
   const context = new RouterContextProvider();
   let nonce: string | undefined;
   const perRequest: RequestContext = {
     env,
     config,
+    visitor: visitor ?? visitorOf(request, LOCALE_SETTINGS),
     // The URL the Worker parsed once (a shared page rendered again has the same one).
     pageData: isPageDataPath(url.pathname),
     // Made when first read: a document's renderer reads it, a `.data` request or an action's redirect

@@ -15,8 +15,9 @@ import {
  * stores what the answer's headers allow. So the Worker only shapes the answers a route declared shareable
  * into what may be stored for everyone:
  *
- * - rendered from the URL alone (keyedRequest) whenever the visitor's request carried a cookie, so nothing
- *   of theirs reaches the shared copy;
+ * - rendered again from the URL alone (keyedRequest) for no one in particular (`renderShared`: the copy's
+ *   language, no time zone), so nothing of the visitor's (a cookie's effect, their language or time zone)
+ *   reaches the shared copy;
  * - without the render's nonce, its inline scripts allowed by hash, like a pre-rendered page (decision 010);
  * - with the edge's headers (`Cloudflare-CDN-Cache-Control`, `Cache-Tag`) and the browser's `private,
  *   no-store` (headers.ts, sharedPageHeaders).
@@ -25,8 +26,10 @@ import {
  * shared (a request with `Authorization`) gets the browser's per-request caching instead.
  */
 export type SharedPageParts = {
-  /** Renders a request through the app: the Worker's next step. */
+  /** Renders the visitor's request through the app, for them: the Worker's next step. */
   render: (request: Request) => Promise<Response>;
+  /** Renders a request for every visitor alike (the shared visitor, visitor/visitor.ts). */
+  renderShared: (request: Request) => Promise<Response>;
   /** What a shared page's hashed policy allows besides its scripts (a self-hosted Sentry). */
   policy: PolicyOptions;
 };
@@ -40,13 +43,12 @@ export async function answerSharedPages(
   const policy = sharedCachePolicy(response.status, response.headers);
   if (!policy) return response;
   if (!mayShareAnswer(request)) return perRequestCaching(response);
-  // A HEAD is answered with the headers of the GET whose copy would be stored (the policy's hashes need
-  // the page); Workers Cache itself sends a cold HEAD on as a GET.
-  if (!request.headers.has("Cookie") && request.method === "GET") {
-    return sharedCopy(response, policy, url.pathname, parts.policy);
-  }
+  // The visitor's render is theirs (their language and time zone at least), so the copy is rendered again
+  // for no one in particular: a shared miss costs two renders (docs/caching.md). A HEAD is answered with
+  // the headers of the GET whose copy would be stored (the policy's hashes need the page); Workers Cache
+  // itself sends a cold HEAD on as a GET.
   await response.body?.cancel();
-  const keyed = await parts.render(keyedRequest(url));
+  const keyed = await parts.renderShared(keyedRequest(url));
   // The route decides again from the URL alone (it might have shared only what a cookie chose).
   const again = sharedCachePolicy(keyed.status, keyed.headers);
   if (!again) return keyed;

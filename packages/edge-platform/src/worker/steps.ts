@@ -1,5 +1,6 @@
 import type { PlatformConfig } from "../config.server";
 import type { RequestReporting } from "../errors/request-errors";
+import type { Visitor } from "../visitor/visitor";
 
 /** What every step of the Worker sees about a request besides the request itself. */
 export type StepContext = {
@@ -10,6 +11,8 @@ export type StepContext = {
   readonly config: PlatformConfig;
   /** How this request's errors and spans are reported; set by the reporting step, none without a DSN. */
   readonly reporting?: RequestReporting;
+  /** The visitor's language, writing direction and time zone; set by the visitor step (visitor/visitor.ts). */
+  readonly visitor?: Visitor;
 };
 
 /** The rest of the list after a step; a step may hand it another request (a shared page's) or context. */

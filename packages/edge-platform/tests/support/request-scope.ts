@@ -18,6 +18,7 @@ export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
     tracer: undefined,
     waitUntil: () => {},
     cachePurger: undefined,
+    visitor: { locale: "en", direction: "ltr", timeZone: "UTC" },
   });
   return { request: new Request("https://app.example/items/ams?x=1", init), context };
 }

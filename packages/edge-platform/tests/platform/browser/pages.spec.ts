@@ -1,4 +1,4 @@
-import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../../../src/errors/error-page";
+import { CLIENT_ERROR_MESSAGE, SERVER_ERROR_MESSAGE } from "../../../src/errors/error-messages";
 import {
   expect,
   isSameDocument,

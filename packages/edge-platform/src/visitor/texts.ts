@@ -1,0 +1,43 @@
+import { PLATFORM_TEXT_TRANSLATIONS } from "../build-config";
+import type { PlatformTexts } from "./visitor";
+
+export type { PlatformTexts };
+
+export const ENGLISH_TEXTS: PlatformTexts = {
+  skipToContent: "Skip to content",
+  notFound: "This page could not be found.",
+  notFoundTitle: "404: Page not found",
+  methodNotAllowed: "Method Not Allowed: this page does not accept that kind of request.",
+  requestFailed: "Request failed.",
+  writeLimited:
+    "Too many posts from your connection in a short time, so this one was not sent. " +
+    "Your text is still here: send again in {seconds} seconds.",
+};
+
+/** The platform's texts in a locale: the product's translation where it has one, English elsewhere. */
+export function platformTexts(locale: string): PlatformTexts {
+  const translated =
+    PLATFORM_TEXT_TRANSLATIONS[locale] ?? PLATFORM_TEXT_TRANSLATIONS[new Intl.Locale(locale).language];
+  return translated ? { ...ENGLISH_TEXTS, ...translated } : ENGLISH_TEXTS;
+}
+
+/** `{name}` placeholders filled in; a missing value leaves the placeholder (a translation's typo shows). */
+export function fillText(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * A product's own texts, as the platform's are kept: complete in the default language, any other language
+ * partial (what it leaves out is shown in the default's words). `useTexts(pageTexts)` picks the visitor's.
+ *
+ *   const pageTexts = defineTexts({ title: "Now" }, { ja: { title: "現在" } });
+ */
+export function defineTexts<T extends Record<string, string>>(
+  fallback: T,
+  translations: Readonly<Record<string, Partial<T>>> = {},
+): (locale: string) => T {
+  return (locale) => {
+    const translated = translations[locale] ?? translations[new Intl.Locale(locale).language];
+    return translated ? { ...fallback, ...translated } : fallback;
+  };
+}

@@ -1,0 +1,139 @@
+import type { WorkerdStructuredLog } from "miniflare";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import { rawHead, rawRequest } from "../../src/testing/raw-http.ts";
+
+/**
+ * The visitor on the wire (docs/i18n.md): the fixture declares English (the default) and Arabic. Every page
+ * rendered for a visitor says their language, direction and zone; shared and pre-rendered copies say their
+ * own; bad input gets the default, never an error or a reflection.
+ */
+
+let app: ServedBuild;
+const errorLogs: WorkerdStructuredLog[] = [];
+
+beforeAll(async () => {
+  app = await serveBuild({
+    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    vars: TEST_VARS,
+    onLog: (log) => {
+      if (log.level === "error") errorLogs.push(log);
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  expect(errorLogs.map((log) => log.message)).toEqual([]);
+});
+
+function get(path: string, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, app.url), { headers, redirect: "manual" });
+}
+
+function htmlElement(page: string): string {
+  return page.match(/<html\b[^>]*>/)?.[0] ?? "";
+}
+
+describe("a page rendered for the visitor", () => {
+  test("an Arabic visitor: lang, dir and Content-Language, the platform's texts in Arabic", async () => {
+    const response = await get("/now", {
+      "Accept-Language": "ar-EG,ar;q=0.9",
+      "x-local-cf-timezone": "Africa/Cairo",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Language")).toBe("ar");
+    const page = await response.text();
+    expect(htmlElement(page)).toMatch(
+      /lang="ar" dir="rtl" data-time-zone="Africa\/Cairo" data-rendered-at="\d+"/,
+    );
+    expect(page).toContain('class="skip-link">تخطَّ إلى المحتوى</a>');
+  });
+
+  test("an English visitor, and one whose languages the product lacks, get the default", async () => {
+    for (const language of ["en-US,en;q=0.9", "fr-FR,de;q=0.8"]) {
+      const response = await get("/now", { "Accept-Language": language });
+      expect(response.headers.get("Content-Language")).toBe("en");
+      expect(htmlElement(await response.text())).toMatch(/lang="en" dir="ltr"/);
+    }
+  });
+
+  test("the locale cookie comes before Accept-Language, the tz cookie before the edge", async () => {
+    const response = await get("/now", {
+      "Accept-Language": "en",
+      Cookie: "locale=ar; tz=Asia%2FTokyo",
+      "x-local-cf-timezone": "Africa/Cairo",
+    });
+    expect(htmlElement(await response.text())).toMatch(/lang="ar" dir="rtl" data-time-zone="Asia\/Tokyo"/);
+  });
+
+  test("the 404 page: the visitor's language, the contract's sentences marked English elsewhere", async () => {
+    const response = await get("/no/such/page", { "Accept-Language": "ar" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Language")).toBe("ar");
+    expect(await response.text()).toContain("تعذّر العثور على هذه الصفحة.");
+  });
+});
+
+describe("bad input gets the default, never an error or a reflection", () => {
+  const cases: [string, Record<string, string>][] = [
+    ["an Accept-Language of 10 KB", { "Accept-Language": `ar-${"x".repeat(10_240)}` }],
+    [
+      "500 entries",
+      { "Accept-Language": Array.from({ length: 500 }, (_, i) => `zz-${i};q=0.${i % 9}`).join(",") },
+    ],
+    ["*", { "Accept-Language": "*" }],
+    ["malformed tags and q-values", { "Accept-Language": "en-US-x-, ;q=abc, ar;q=zz, ;;;," }],
+    ["a tz cookie of Mars/Olympus", { Cookie: "tz=Mars%2FOlympus" }],
+    ["a tz cookie of 4 KB", { Cookie: `tz=${"Evil".repeat(1024)}` }],
+    ["a locale cookie naming an unsupported locale", { Cookie: "locale=fr" }],
+    ["a malformed locale cookie", { Cookie: "locale=%3Cscript%3EEvil" }],
+    ["an edge zone of markup", { "x-local-cf-timezone": "Evil/<script>" }],
+  ];
+  test.each(cases)("%s", async (_, headers) => {
+    const response = await get("/now", headers);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(htmlElement(page)).toMatch(/lang="(en|ar)" dir="(ltr|rtl)" data-time-zone="[A-Za-z_/]+"/);
+    for (const [name, value] of response.headers)
+      expect(`${name}: ${value}`).not.toMatch(/Evil|Mars|zz-|xxxx/);
+    expect(page).not.toMatch(/Evil|Mars\/Olympus|zz-1|xxxxxxxx/);
+  });
+
+  test("a raw header of 16 KB of language ranges still answers (or is refused by the server as too large)", async () => {
+    const head = rawHead("GET", "/now", app.url, [`Accept-Language: ${"ar;q=0.5,".repeat(1_600)}`]);
+    const answer = await rawRequest(app.url, head);
+    expect(answer.status === 200 || answer.status === 431 || answer.status === 400).toBe(true);
+  });
+});
+
+describe("copies for everyone carry no visitor", () => {
+  test("a pre-rendered page is the default language's, without a zone, whoever asks", async () => {
+    const response = await get("/about", { "Accept-Language": "ar", Cookie: "tz=Asia%2FTokyo" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Language")).toBe("en");
+    const html = htmlElement(await response.text());
+    expect(html).toMatch(/lang="en" dir="ltr"/);
+    expect(html).not.toContain("data-time-zone");
+  });
+
+  test("a shared page stored for an Arabic visitor in Tokyo is served to the next visitor without either", async () => {
+    // A route that opts in through its `headers` (public, s-maxage), as docs/caching.md says.
+    const path = `/slow/cached?visitors=${Math.random().toString(36).slice(2)}`;
+    const first = await get(path, { "Accept-Language": "ar", Cookie: "tz=Asia%2FTokyo" });
+    const firstPage = await first.text();
+    expect(first.headers.get("cf-cache-status")).toBe("MISS");
+    const second = await get(path, { "Accept-Language": "en" });
+    expect(second.headers.get("cf-cache-status")).toBe("HIT");
+    for (const [response, page] of [
+      [first, firstPage],
+      [second, await second.text()],
+    ] as const) {
+      expect(response.headers.get("Content-Language")).toBe("en");
+      expect(htmlElement(page)).toMatch(/lang="en" dir="ltr"/);
+      expect(htmlElement(page)).not.toContain("data-time-zone");
+      expect(page).not.toContain("Asia/Tokyo");
+    }
+  });
+});
