@@ -1,9 +1,10 @@
-import { DateTime, RelativeTime, useTexts } from "edge-platform/react";
+import { useTexts } from "edge-platform/react";
 import { getRequestContext } from "edge-platform/server";
+import { defineTexts } from "edge-platform/shared";
+import { DateTime, RelativeTime } from "edge-platform/time";
 import { Link } from "react-router";
 import { MESSAGES_CACHE_TAG } from "../data/messages";
 import { latestMessages } from "../data/messages.server";
-import { latestMessagesTexts } from "../texts";
 import type { Route } from "./+types/messages-latest";
 
 export const meta: Route.MetaFunction = () => [
@@ -23,6 +24,21 @@ export const headers: Route.HeadersFunction = ({ errorHeaders }) =>
         "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600",
         "Cache-Tag": MESSAGES_CACHE_TAG,
       };
+
+/** This page's texts in the product's languages (the rest of the product's: app/texts.ts). */
+const latestMessagesTexts = defineTexts(
+  { heading: "Latest messages", asOf: "As of", post: "Post a message", empty: "No messages yet." },
+  {
+    ja: {
+      heading: "最新のメッセージ",
+      asOf: "更新:",
+      post: "メッセージを投稿する",
+      empty: "まだメッセージはありません。",
+    },
+    ar: { heading: "أحدث الرسائل", asOf: "حتى", post: "انشر رسالة", empty: "لا توجد رسائل بعد." },
+    hi: { heading: "नवीनतम संदेश", asOf: "अद्यतन:", post: "संदेश पोस्ट करें", empty: "अभी कोई संदेश नहीं।" },
+  },
+);
 
 export async function loader({ context }: Route.LoaderArgs) {
   // Shared by everyone, so nothing of the visitor's is read (not even their database bookmark).

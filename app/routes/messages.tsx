@@ -1,4 +1,3 @@
-import { RelativeTime } from "edge-platform/react";
 import {
   getRequestContext,
   openVisitorD1Session,
@@ -7,6 +6,7 @@ import {
   recordServerError,
 } from "edge-platform/server";
 import { isWriteLimited, REQUEST_BODY_TIMEOUT_MS } from "edge-platform/shared";
+import { RelativeTime } from "edge-platform/time";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import {

@@ -1,7 +1,7 @@
-import { DateTime, useTexts, useVisitor } from "edge-platform/react";
-import { fillText } from "edge-platform/shared";
+import { useTexts, useVisitor } from "edge-platform/react";
+import { defineTexts, fillText } from "edge-platform/shared";
+import { DateTime } from "edge-platform/time";
 import { NavigationControls } from "../components/navigation-controls";
-import { nowTexts } from "../texts";
 import type { Route } from "./+types/now";
 
 export const meta: Route.MetaFunction = () => [
@@ -11,6 +11,36 @@ export const meta: Route.MetaFunction = () => [
     content: "The time and data center of this request, rendered per request at the edge.",
   },
 ];
+
+/** This page's texts in the product's languages (the rest of the product's: app/texts.ts). */
+const nowTexts = defineTexts(
+  {
+    heading: "Now",
+    renderedAt: "Rendered per request at",
+    dataCenter: "in the {colo} data center",
+    timeZone: "Your time zone: {zone}.",
+  },
+  {
+    ja: {
+      heading: "現在",
+      renderedAt: "リクエストごとにレンダリングされた時刻:",
+      dataCenter: "（{colo} データセンター）",
+      timeZone: "あなたのタイムゾーン: {zone}。",
+    },
+    ar: {
+      heading: "الآن",
+      renderedAt: "عُرضت هذه الصفحة لهذا الطلب في",
+      dataCenter: "في مركز البيانات {colo}",
+      timeZone: "منطقتك الزمنية: {zone}.",
+    },
+    hi: {
+      heading: "अभी",
+      renderedAt: "हर अनुरोध पर रेंडर किया गया:",
+      dataCenter: "{colo} डेटा सेंटर में",
+      timeZone: "आपका समय क्षेत्र: {zone}।",
+    },
+  },
+);
 
 export function loader({ request }: Route.LoaderArgs) {
   return {

@@ -31,9 +31,15 @@ export const LOCALE_SETTINGS: LocaleSettings = import.meta.env.PLATFORM_LOCALE_S
   defaultTimeZone: "UTC",
 };
 
-/** The product's translations of the platform's own texts, by locale (visitor/texts.ts; English is built in). */
-export const PLATFORM_TEXT_TRANSLATIONS: Readonly<Record<string, Partial<PlatformTexts>>> =
-  import.meta.env.PLATFORM_TEXTS ?? {};
+/**
+ * The product's translations of the platform's own texts, by locale (visitor/texts.ts; English is built in).
+ * The Worker's bundle only: a page carries its own language's (PlatformDocument), so no language's texts
+ * weigh on every visitor's first load.
+ */
+export const PLATFORM_TEXT_TRANSLATIONS: Readonly<Record<string, Partial<PlatformTexts>>> = import.meta.env
+  .SSR
+  ? (import.meta.env.PLATFORM_TEXTS ?? {})
+  : {};
 
 /**
  * The period (seconds) of each Rate Limiting binding (`[[ratelimits]]` in the deploy configuration), by

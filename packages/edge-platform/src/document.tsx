@@ -9,7 +9,7 @@ import { reportRouterError } from "./reporting/browser-reporting";
 import { EARLY_ERRORS_SCRIPT } from "./reporting/early-errors";
 import { useRouteReporting } from "./reporting/use-route-reporting";
 import { ScrollRestoration } from "./scroll-restoration";
-import { platformTexts } from "./visitor/texts";
+import { PLATFORM_TEXTS_META, platformTexts, platformTranslation } from "./visitor/texts";
 import { rememberTimeZone, useVisitor } from "./visitor/use-visitor";
 
 export type PlatformDocumentProps = {
@@ -40,6 +40,7 @@ export function PlatformDocument({ reporting, header, stylesheets = [], children
   const nonce = useNonce();
   const visitor = useVisitor();
   const texts = platformTexts(visitor.locale);
+  const translation = platformTranslation(visitor.locale);
   useEffect(() => rememberTimeZone(visitor.timeZone), [visitor.timeZone]);
   reporting = documentReporting(reporting);
   useRouteReporting(reporting);
@@ -62,6 +63,8 @@ export function PlatformDocument({ reporting, header, stylesheets = [], children
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* The platform's texts in this page's language, for the browser (visitor/texts.ts). */}
+        {translation ? <meta name={PLATFORM_TEXTS_META} content={JSON.stringify(translation)} /> : null}
         {stylesheets.map((href) => (
           <InlineStylesheet key={href} href={href} />
         ))}

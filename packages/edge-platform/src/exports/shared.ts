@@ -9,6 +9,5 @@ export {
 export { combineHeaders } from "../http/combine-headers.ts";
 export { isWriteLimited, type WriteLimited, writeLimitedMessage } from "../limits/write-limited.ts";
 export { hasDirectionOverrides, isInvisible } from "../user-text.ts";
-export { formatDateTime, formatRelativeTime, type Instant } from "../visitor/format.ts";
 export { defineTexts, ENGLISH_TEXTS, fillText, type PlatformTexts } from "../visitor/texts.ts";
 export { LOCALE_COOKIE, TIME_ZONE_COOKIE, type Visitor } from "../visitor/visitor.ts";

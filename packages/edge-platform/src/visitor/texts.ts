@@ -16,9 +16,36 @@ export const ENGLISH_TEXTS: PlatformTexts = {
 
 /** The platform's texts in a locale: the product's translation where it has one, English elsewhere. */
 export function platformTexts(locale: string): PlatformTexts {
-  const translated =
-    PLATFORM_TEXT_TRANSLATIONS[locale] ?? PLATFORM_TEXT_TRANSLATIONS[new Intl.Locale(locale).language];
+  const translated = platformTranslation(locale);
   return translated ? { ...ENGLISH_TEXTS, ...translated } : ENGLISH_TEXTS;
+}
+
+/** The `<meta name>` a page carries its language's translation in (PlatformDocument). */
+export const PLATFORM_TEXTS_META = "platform-texts";
+
+/**
+ * The product's translation of the platform's texts into a locale. On the server, from the build. In the
+ * browser, the one the document carries (PlatformDocument writes it in `<meta name="platform-texts">`): the
+ * document's language is the only one its pages show, and the others stay out of the JavaScript.
+ */
+export function platformTranslation(locale: string): Partial<PlatformTexts> | undefined {
+  if (import.meta.env.SSR || typeof document === "undefined") {
+    return PLATFORM_TEXT_TRANSLATIONS[locale] ?? PLATFORM_TEXT_TRANSLATIONS[new Intl.Locale(locale).language];
+  }
+  documentTranslation ??= readDocumentTranslation();
+  return locale === document.documentElement.lang ? documentTranslation.texts : undefined;
+}
+
+let documentTranslation: { texts: Partial<PlatformTexts> | undefined } | undefined;
+
+function readDocumentTranslation(): { texts: Partial<PlatformTexts> | undefined } {
+  const content = document.querySelector<HTMLMetaElement>(`meta[name="${PLATFORM_TEXTS_META}"]`)?.content;
+  if (!content) return { texts: undefined };
+  try {
+    return { texts: JSON.parse(content) as Partial<PlatformTexts> };
+  } catch {
+    return { texts: undefined };
+  }
 }
 
 /** `{name}` placeholders filled in; a missing value leaves the placeholder (a translation's typo shows). */
