@@ -1,4 +1,5 @@
 import { PLATFORM_TEXT_TRANSLATIONS } from "../build-config";
+import { memoize } from "./memo.ts";
 import type { PlatformTexts } from "./visitor";
 
 export type { PlatformTexts };
@@ -29,12 +30,17 @@ export const PLATFORM_TEXTS_META = "platform-texts";
  * document's language is the only one its pages show, and the others stay out of the JavaScript.
  */
 export function platformTranslation(locale: string): Partial<PlatformTexts> | undefined {
-  if (import.meta.env.SSR || typeof document === "undefined") {
-    return PLATFORM_TEXT_TRANSLATIONS[locale] ?? PLATFORM_TEXT_TRANSLATIONS[new Intl.Locale(locale).language];
-  }
+  if (import.meta.env.SSR || typeof document === "undefined") return builtTranslation(locale);
   documentTranslation ??= readDocumentTranslation();
   return locale === document.documentElement.lang ? documentTranslation.texts : undefined;
 }
+
+/** The build's translation for a locale, else for its language (`ar` for `ar-EG`); remembered (memo.ts). */
+const builtTranslation = memoize(
+  64,
+  (locale): Partial<PlatformTexts> | undefined =>
+    PLATFORM_TEXT_TRANSLATIONS[locale] ?? PLATFORM_TEXT_TRANSLATIONS[new Intl.Locale(locale).language],
+);
 
 let documentTranslation: { texts: Partial<PlatformTexts> | undefined } | undefined;
 
@@ -63,8 +69,9 @@ export function defineTexts<T extends Record<string, string>>(
   fallback: T,
   translations: Readonly<Record<string, Partial<T>>> = {},
 ): (locale: string) => T {
-  return (locale) => {
+  // Remembered per locale: a page asks on every render (memo.ts).
+  return memoize(64, (locale) => {
     const translated = translations[locale] ?? translations[new Intl.Locale(locale).language];
     return translated ? { ...fallback, ...translated } : fallback;
-  };
+  });
 }

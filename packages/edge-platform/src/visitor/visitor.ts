@@ -1,3 +1,5 @@
+import { memoize } from "./memo.ts";
+
 /**
  * Who is asking, as far as text and time go: the language a page is written in, its writing direction and
  * the time zone its times are shown in (packages/edge-platform/docs/i18n.md). Decided once per request by
@@ -38,30 +40,33 @@ export function sharedVisitor(locale: string): Visitor {
 
 /** `rtl` for scripts written right to left (Arabic, Hebrew, Persian, Urdu, ...), from the runtime's CLDR data. */
 export function localeDirection(locale: string): "ltr" | "rtl" {
+  return directionOf(locale);
+}
+
+const directionOf = memoize(64, (locale): "ltr" | "rtl" => {
   const info = new Intl.Locale(locale) as Intl.Locale & {
     getTextInfo?: () => { direction?: string };
     textInfo?: { direction?: string };
   };
   const direction = (info.getTextInfo?.() ?? info.textInfo)?.direction;
   return direction === "rtl" ? "rtl" : "ltr";
-}
-
-let canonicalTimeZones: ReadonlySet<string> | undefined;
+});
 
 /** An IANA time zone name the runtime knows, in its canonical spelling; anything else is undefined. */
 export function validTimeZone(value: unknown): string | undefined {
   if (typeof value !== "string" || value.length === 0 || value.length > MAX_NAME_LENGTH) return undefined;
   if (!/^[A-Za-z0-9_+\-/]+$/.test(value)) return undefined;
-  // The runtime's canonical names answer at once; a DateTimeFormat costs about 70 µs, so only an alias
-  // (Asia/Calcutta) or another spelling gets one.
-  canonicalTimeZones ??= new Set(Intl.supportedValuesOf("timeZone"));
-  if (canonicalTimeZones.has(value)) return value;
+  return knownTimeZone(value);
+}
+
+/** Remembered: a DateTimeFormat costs about 70 µs, and every request checks the same few zones. */
+const knownTimeZone = memoize(1_024, (value) => {
   try {
     return new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
-}
+});
 
 /**
  * Every text the platform itself shows a visitor, by locale. English is built in and is the fallback for

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatDateTime, formatRelativeTime } from "../../src/visitor/format";
+import { memoize } from "../../src/visitor/memo";
 import { negotiateLocale, visitorOf } from "../../src/visitor/negotiation";
 import { defineTexts, fillText, platformTexts } from "../../src/visitor/texts";
 import { localeDirection, validTimeZone } from "../../src/visitor/visitor";
@@ -178,5 +179,30 @@ describe("localeSettings (the product's LOCALES, checked at build)", () => {
     [["en"], "UTC", { fr: {} }, /PLATFORM_TEXTS: fr/],
   ])("%j, %s, %j fails the build", (locales, zone, texts, message) => {
     expect(() => localeSettings(locales, zone, texts)).toThrow(message);
+  });
+});
+
+describe("memoize (Intl objects made once)", () => {
+  test("computes a key once, and forgets the oldest past its limit", () => {
+    const computed: string[] = [];
+    const remembered = memoize(2, (key) => {
+      computed.push(key);
+      return key.length;
+    });
+    expect([remembered("a"), remembered("a"), remembered("bb"), remembered("ccc"), remembered("a")]).toEqual([
+      1, 1, 2, 3, 1,
+    ]);
+    expect(computed).toEqual(["a", "bb", "ccc", "a"]);
+  });
+
+  test("an undefined result is remembered too", () => {
+    let calls = 0;
+    const remembered = memoize(4, () => {
+      calls++;
+      return undefined;
+    });
+    remembered("x");
+    remembered("x");
+    expect(calls).toBe(1);
   });
 });
