@@ -1,0 +1,54 @@
+import { receivedEvents, receivedTransactions } from "../../../src/testing/ingest-stand-in.ts";
+import { expect, test, waitForHydration } from "../../../src/testing/playwright";
+import { fixtureWithReporting } from "../../support/reporting-fixture.ts";
+
+/**
+ * The visitor on the first paint and through hydration (docs/i18n.md), with every page load traced: the
+ * fixture declares English and Arabic. A visitor in Cairo whose edge says Cairo, and one whose edge guesses
+ * wrong, hydrate `/now` (its time from edge-platform/time) with nothing for React to find different: no page
+ * error, no console error (the fixture fails the test on either) and nothing reported.
+ */
+const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" });
+
+for (const edgeZone of ["Africa/Cairo", "Asia/Tokyo"]) {
+  test(`an Arabic visitor in Cairo, the edge saying ${edgeZone}: right to left, hydrated, nothing reported`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      locale: "ar-EG",
+      timezoneId: "Africa/Cairo",
+      extraHTTPHeaders: { "x-local-cf-timezone": edgeZone },
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    const response = await page.goto(new URL("/now", reporting.app.url).href);
+    expect(response?.headers()["content-language"]).toBe("ar");
+    await waitForHydration(page);
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.locator("html")).toHaveAttribute("data-time-zone", edgeZone);
+    const time = page.locator("main time");
+    const expected = await time.evaluate(
+      (element, zone) =>
+        new Intl.DateTimeFormat("ar", { dateStyle: "full", timeStyle: "medium", timeZone: zone }).format(
+          new Date(element.getAttribute("datetime") ?? ""),
+        ),
+      edgeZone,
+    );
+    await expect(time).toHaveText(expected);
+    // The page load's transaction arrives once the SDK has loaded: by then a mismatch would have been sent.
+    await expect
+      .poll(
+        () =>
+          (receivedTransactions(reporting.ingest.received) as { transaction?: string }[]).some(
+            (transaction) => transaction.transaction === "/now",
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+}
