@@ -1,3 +1,4 @@
 // The Worker (wrangler.toml's `main`): the platform's request pipeline (packages/edge-platform/docs/ARCHITECTURE.md), which renders
-// this app's routes through React Router.
-export { default } from "edge-platform/worker";
+// this app's routes through React Router, and the entrypoint its shared pages are cached in front of
+// (packages/edge-platform/docs/caching.md).
+export { default, SharedPages } from "edge-platform/worker";

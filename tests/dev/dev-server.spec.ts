@@ -108,11 +108,17 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
       .toBe("HIT");
     const forged = await request.get("/messages/latest", {
       headers: {
+        "Accept-Language": "en",
         "x-edge-platform-dev-cache-origin": "guess",
         "x-edge-platform-dev-cache-purge": "http://x/",
+        "x-edge-platform-dev-cache-fetch": "http://127.0.0.1:9/fetch",
+        // Neither the emulation's own headers (a fill for Arabic) nor the visitor the gateway hands on.
+        "x-edge-platform-workers-cache-props": JSON.stringify({ locale: "ar" }),
+        "x-edge-platform-visitor": JSON.stringify({ locale: "ar", timeZone: "Asia/Tokyo" }),
       },
     });
     expect(forged.headers()["cf-cache-status"]).toBe("HIT");
+    expect(forged.headers()["content-language"]).toBe("en");
     // A post naming an address that answers nothing still purges through the dev server's own: the poster
     // is sent to the page itself, not to a `?fresh=` address no copy answers (what a failed purge does).
     const baseURL = new URL(forged.url()).origin;
@@ -123,6 +129,18 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
     });
     expect(post.status()).toBe(303);
     expect(post.headers().location).toBe("/messages");
+  });
+
+  test("one copy per negotiated language, as deployed", async ({ request }) => {
+    const path = `/messages/latest?languages=${Math.random().toString(36).slice(2, 10)}`;
+    const visit = async (language: string) => {
+      const response = await request.get(path, { headers: { "Accept-Language": language } });
+      const lang = /<html lang="([^"]+)"/.exec(await response.text())?.[1];
+      return [response.headers()["cf-cache-status"], response.headers()["content-language"], lang];
+    };
+    expect(await visit("ja")).toEqual(["MISS", "ja", "ja"]);
+    expect(await visit("ar")).toEqual(["MISS", "ar", "ar"]);
+    expect(await visit("ja-JP,ja;q=0.9,en;q=0.8")).toEqual(["HIT", "ja", "ja"]);
   });
 
   test("a post purges the shared page: the poster and the next visitor see the new message", async ({

@@ -346,6 +346,28 @@ export async function sharedCopyHeaders(
   return headers;
 }
 
+/**
+ * The headers by which an answer tells a cache in front of the Worker to keep it (`Cloudflare-CDN-Cache-Control`
+ * before `CDN-Cache-Control` before `Cache-Control`) and under which tags (`Cache-Tag`).
+ */
+const EDGE_CACHING_HEADERS = ["Cloudflare-CDN-Cache-Control", "CDN-Cache-Control", "Cache-Tag"] as const;
+
+/**
+ * What the Worker's default entrypoint (the gateway, worker/app.ts) answers, as it leaves: without the edge's
+ * caching headers. A shared copy is stored by Workers Cache in front of the `SharedPages` entrypoint, keyed by
+ * the page's URL and locale; the gateway hands it on, and the cache in front of the gateway itself (keyed by
+ * the URL alone, were it on) must never keep it, or every language would get the first one's copy. The
+ * browser's `Cache-Control` (`private, no-store` on a shared copy) is left as it is.
+ */
+export function withoutEdgeCaching(response: Response): Response {
+  const present = EDGE_CACHING_HEADERS.filter((name) => response.headers.has(name));
+  if (present.length === 0) return response;
+  return withHeaderChanges(
+    response,
+    present.map((name) => [name, null]),
+  );
+}
+
 /** An answer a route declared shareable, made for a request whose answer may not be shared: the browser's per-request caching, none of the edge's headers. */
 export function perRequestCaching(response: Response): Response {
   return withHeaderChanges(response, [

@@ -28,11 +28,14 @@ export function compressed(request: Request, response: Response): Response {
   // 8.8.3). Cloudflare weakens it the same way; the assets server matches weak validators on revalidation.
   const etag = headers.get("ETag");
   if (etag?.startsWith('"')) headers.set("ETag", `W/${etag}`);
-  const length = Number(response.headers.get("Content-Length") ?? Number.NaN);
-  const body =
-    Number.isSafeInteger(length) && length <= WHOLE_BODY_LIMIT
-      ? gzipWhole(response.body, copyKey(request, response))
-      : gzipEachChunk(response.body);
+  const stated = response.headers.get("Content-Length");
+  const length = Number(stated ?? Number.NaN);
+  const key = copyKey(request, response);
+  // workerd's assets answer a built file with its length known to the runtime but in no header: its strong
+  // ETag says the same, a file whole when it arrives (a streamed page carries none).
+  const whole =
+    stated === null ? key !== undefined : Number.isSafeInteger(length) && length <= WHOLE_BODY_LIMIT;
+  const body = whole ? gzipWhole(response.body, key) : gzipEachChunk(response.body);
   return new Response(body, {
     status: response.status,
     statusText: response.statusText,

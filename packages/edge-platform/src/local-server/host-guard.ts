@@ -34,48 +34,17 @@ export default {
     // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
     // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
     forwarded.headers.set("CF-Connecting-IP", env.CLIENT_ADDRESS);
-    // Workers Cache only ever stores GET and HEAD; everything else reaches the app as it came (a body
-    // streamed, never buffered by the emulation).
-    const cacheable =
-      (request.method === "GET" || request.method === "HEAD") && fitsNodeParser(forwarded, url);
-    // The emulation takes the `x-local-cf-*` headers out itself, on its way to the app (serve-build.ts): a
-    // `cf` given here would not cross into Node with the request.
-    if (cacheable && env.CACHE) return compressed(request, await env.CACHE.fetch(forwarded));
-    // A visitor from anywhere (local-cf.ts): the rest of `request.cf` stays as it came.
+    // Everything reaches the app's gateway, which hands what may be shared to its SharedPages entrypoint
+    // through the Workers Cache emulation when it is on (serve-build.ts). A visitor from anywhere
+    // (local-cf.ts): the rest of `request.cf` stays as it came.
     const location = takeLocalCf(forwarded.headers, env.LOCAL_TIME_ZONE);
     const init = location && { cf: { ...request.cf, ...location } };
     return compressed(request, await env.APP.fetch(forwarded, init));
   },
 } satisfies ExportedHandler<HostGuardEnv>;
 
-/**
- * The emulation runs in Node, reached over Miniflare's loopback HTTP, whose parser refuses what workerd takes:
- * header sections over 16 KiB (431) and control characters in a value (400). Such a request goes straight to
- * the app (on Cloudflare, its own edge limits answer it first): the emulation is skipped, never the app.
- */
-function fitsNodeParser(request: Request, url: URL): boolean {
-  // The URL travels twice: in the request line and in Miniflare's own header naming the original URL.
-  let size = 2 * url.href.length + 32;
-  for (const [name, value] of request.headers) {
-    if (hasControlCharacter(value)) return false;
-    size += name.length + value.length + 4;
-  }
-  return size < 12 * 1024;
-}
-
-/** A control character other than tab (what Node's header parser refuses). */
-function hasControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return true;
-  }
-  return false;
-}
-
 export type HostGuardEnv = {
   APP: Fetcher;
-  /** The Workers Cache emulation in front of the app (serve-build.ts), when the build enables Workers Cache. */
-  CACHE?: Fetcher;
   ALLOWED_HOSTS: readonly string[];
   /** The loopback address the served socket listens on: every client's address (see fetch). */
   CLIENT_ADDRESS: string;

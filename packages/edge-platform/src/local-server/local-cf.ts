@@ -4,9 +4,9 @@
  * `x-local-cf-country` when they hold sane values, so a test (or a person with a browser extension) can be a
  * first visit from Tokyo. Only the local server reads them: the deployed Worker never does (the app reads
  * only `request.cf`), and every `x-local-cf-*` header is taken out before the request reaches the app.
- * Self-contained: the host guard runs this module in workerd, the Workers Cache emulation's way to the app
- * in Node. Not `npm run dev`: packages/edge-platform/docs/ARCHITECTURE.md, "A visitor from anywhere,
- * locally", says why.
+ * Self-contained: the host guard runs this module in workerd, for every request (the app's gateway hands the
+ * request's `cf` on to the Workers Cache emulation's fills). Not `npm run dev`:
+ * packages/edge-platform/docs/ARCHITECTURE.md, "A visitor from anywhere, locally", says why.
  */
 
 /** The values given, each only when sane; the app checks the zone again (with Intl). */

@@ -10,7 +10,12 @@ import {
 } from "miniflare";
 import { transformWithOxc } from "vite";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
-import { takeLocalCf } from "./local-cf.ts";
+import {
+  EMULATION_CF_HEADER,
+  EMULATION_PROPS_HEADER,
+  EMULATION_URL_HEADER,
+  LOCAL_FILL_PROP,
+} from "../page-cache/local-emulation.ts";
 import {
   type CachePurgeOptions,
   createWorkersCache,
@@ -58,8 +63,9 @@ export type ServeBuildOptions = {
    */
   rateLimits?: Readonly<Record<string, number>>;
   /**
-   * The Workers Cache emulation in front of the app (workers-cache.ts). On when the build's deploy config
-   * enables Workers Cache (`cache = { enabled = true }` in wrangler.toml); `enabled` overrides that (tests).
+   * The Workers Cache emulation in front of the app's SharedPages entrypoint (workers-cache.ts). On when the
+   * build's deploy config enables Workers Cache for that entrypoint (`exports.SharedPages.cache`, else
+   * `cache`, in wrangler.toml); `enabled` overrides that (tests).
    */
   workersCache?: {
     enabled?: boolean;
@@ -94,21 +100,32 @@ export async function serveBuild({
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // Unknown outside this process: see hostGuard.
   const appWorkerName = `app-${randomUUID()}`;
+  const cacheOriginName = `${CACHE_ORIGIN_NAME}-${randomUUID()}`;
   // The deploy config that @cloudflare/vite-plugin writes next to the built Worker.
   const serverDirectory = join(buildDirectory, "server");
   // Every module of the build is listed explicitly (Miniflare 5 does not convert wrangler's module rules).
   const { modulesRules: _unused, ...workerOptions } = unstable_getMiniflareWorkerOptions(
     join(serverDirectory, "wrangler.json"),
   ).workerOptions;
-  const cacheEnabled = workersCacheOptions.enabled ?? (await workersCacheEnabled(serverDirectory));
+  let cacheEnabled = workersCacheOptions.enabled ?? (await workersCacheEnabled(serverDirectory));
+  if (cacheEnabled && !(await exportsSharedPages(serverDirectory))) {
+    // A build from before the SharedPages entrypoint (a benchmark's baseline), or a product whose Worker does
+    // not re-export it: nothing to put the emulation in front of.
+    const missing =
+      "Workers Cache stands in front of the Worker's SharedPages entrypoint, which this build does not export " +
+      '(workers/app.ts: export { default, SharedPages } from "edge-platform/worker")';
+    if (workersCacheOptions.enabled) throw new Error(`serveBuild: ${missing}.`);
+    console.warn(`serveBuild: ${missing}: served without the Workers Cache emulation.`);
+    cacheEnabled = false;
+  }
   // Set once Miniflare exists: the cache's origin is the app Worker inside it.
   let miniflare: Miniflare | undefined;
   const workersCache = cacheEnabled
     ? createWorkersCache({
-        fetchOrigin: async (request) => {
+        fetchOrigin: async (request, props) => {
           if (!miniflare)
             throw new Error("serveBuild: the Workers Cache was asked before the server started");
-          return appFetch(miniflare, request);
+          return fillFetch(miniflare, cacheOriginName, request, props);
         },
         purgeLimit: workersCacheOptions.purgeLimit,
         maxBytes: workersCacheOptions.maxBytes,
@@ -130,26 +147,24 @@ export async function serveBuild({
         // wrangler types the bindings as unknown; they are the config's `vars` (a plain record).
         bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...vars },
         ratelimits: withLimits(workerOptions.ratelimits as RateLimitOptions | undefined, rateLimits),
-        // The purge API, as a binding only the app holds (nothing outside this process can reach it).
+        // The emulation (its fetch and its purge API), as a binding only the app holds (nothing outside this
+        // process can reach it).
         ...(workersCache && {
           serviceBindings: {
             ...(workerOptions.serviceBindings as Record<string, unknown> | undefined),
-            [WORKERS_CACHE_BINDING]: (request: MiniflareRequest) => purgeEndpoint(workersCache, request),
+            [WORKERS_CACHE_BINDING]: (request: MiniflareRequest) => emulationEndpoint(workersCache, request),
           },
         }),
       },
       // The same runtime version as the app; wrangler types the option loosely.
       await hostGuard(
         appWorkerName,
-        workersCache &&
-          (async (request: MiniflareRequest) =>
-            toMiniflareResponse(await workersCache.fetch(fromMiniflareRequest(request)))),
         port,
         allowedHosts,
         workerOptions.compatibilityDate as string | undefined,
       ),
       ...(workersCache
-        ? [cacheOrigin(appWorkerName, workerOptions.compatibilityDate as string | undefined)]
+        ? [cacheOrigin(cacheOriginName, appWorkerName, workerOptions.compatibilityDate as string | undefined)]
         : []),
     ],
   });
@@ -176,58 +191,76 @@ export async function serveBuild({
   };
 }
 
-/** The service binding through which the app's Worker purges the emulated Workers Cache (only locally). */
+/**
+ * The service binding through which the app's Worker reaches the emulated Workers Cache (only locally): its
+ * requests for the SharedPages entrypoint, and its purges.
+ */
 const WORKERS_CACHE_BINDING = "WORKERS_CACHE_EMULATION";
 
-/** Whether the build's deploy config enables Workers Cache (`cache = { enabled = true }`). */
+/**
+ * Whether the build's deploy config caches the SharedPages entrypoint: its own `exports.SharedPages.cache`
+ * when it says, else the Worker's `cache` (`enabled = true`).
+ */
 async function workersCacheEnabled(serverDirectory: string): Promise<boolean> {
   const config = JSON.parse(await readFile(join(serverDirectory, "wrangler.json"), "utf8")) as {
     cache?: { enabled?: boolean };
+    exports?: Record<string, { cache?: { enabled?: boolean } } | undefined>;
   };
-  return config.cache?.enabled === true;
+  return (config.exports?.SharedPages?.cache?.enabled ?? config.cache?.enabled) === true;
+}
+
+/** Whether the built Worker's entry module exports the SharedPages entrypoint (its last statement lists it). */
+async function exportsSharedPages(serverDirectory: string): Promise<boolean> {
+  const entry = await readFile(join(serverDirectory, "index.js"), "utf8");
+  return /export\s*\{[^}]*\bSharedPages\b[^}]*\}/.test(entry.slice(-4096));
 }
 
 /**
- * The cache's way to the app: a Worker that hands each request on through a service binding, as the guard
- * does, so the app's static assets answer first (a direct `getWorker(app).fetch` would skip them).
+ * The cache's way to the app's SharedPages entrypoint: a Worker that hands each fill to that entrypoint with
+ * LOCAL_FILL_PROP in `ctx.props` (which only this binding sets), where the app calls `ctx.exports.SharedPages`
+ * again with the props the fill names (page-cache/local-emulation.ts). Miniflare's bindings set `ctx.props`
+ * once, in the configuration; the props of a SharedPages call change per request.
  */
-function cacheOrigin(appWorkerName: string, compatibilityDate: string | undefined) {
+function cacheOrigin(name: string, appWorkerName: string, compatibilityDate: string | undefined) {
   return {
-    name: CACHE_ORIGIN_NAME,
+    name,
     compatibilityDate,
-    serviceBindings: { APP: appWorkerName },
+    serviceBindings: {
+      APP: { name: appWorkerName, entrypoint: "SharedPages", props: { [LOCAL_FILL_PROP]: true } },
+    },
     modules: true,
     script: "export default { fetch(request, env) { return env.APP.fetch(request); } };",
   };
 }
 
+/** Followed by a random UUID, as the app's name is (hostGuard). */
 const CACHE_ORIGIN_NAME = "local-workers-cache-origin";
 
 /** This machine's time zone: a local visitor's `request.cf.timezone` unless they say another (local-cf.ts). */
 const LOCAL_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * The cache's request, handed to the app. A visitor from anywhere (local-cf.ts): the host guard leaves the
- * `x-local-cf-*` headers on a request for the cache, and they become the app's `request.cf.timezone` and
- * `.country` here, over what `request.cf` is on this path without them (Miniflare's, as its entry point
- * adds it).
+ * The cache's fill, handed to the app's SharedPages entrypoint (cacheOrigin) with the props it was asked
+ * with, and the gateway's `request.cf` (a visitor from anywhere, local-cf.ts, as the host guard gave it), which
+ * the gateway sent along as JSON: Node's requests carry none.
  */
-async function appFetch(miniflare: Miniflare, request: Request): Promise<Response> {
-  const app = await miniflare.getWorker(CACHE_ORIGIN_NAME);
-  const body = request.body ? await request.arrayBuffer() : undefined;
+async function fillFetch(
+  miniflare: Miniflare,
+  originName: string,
+  request: Request,
+  props: unknown,
+): Promise<Response> {
+  const origin = await miniflare.getWorker(originName);
   const headers = new Headers(request.headers);
-  const location = takeLocalCf(headers, LOCAL_TIME_ZONE);
-  const cf = location && {
-    ...(await miniflare.getCf()),
-    clientAcceptEncoding: headers.get("Accept-Encoding") ?? "",
-    ...location,
-  };
-  const response = await app.fetch(request.url, {
+  const cf = parsedJson(headers.get(EMULATION_CF_HEADER));
+  headers.delete(EMULATION_CF_HEADER);
+  headers.delete(EMULATION_URL_HEADER);
+  headers.set(EMULATION_PROPS_HEADER, JSON.stringify(props ?? null));
+  const response = await origin.fetch(request.url, {
     method: request.method,
     headers: [...headers],
-    body,
     redirect: "manual",
-    ...(cf && { cf }),
+    ...(cf !== null && typeof cf === "object" && { cf: cf as Record<string, unknown> }),
   });
   return new Response(response.body as ReadableStream<Uint8Array> | null, {
     status: response.status,
@@ -236,12 +269,55 @@ async function appFetch(miniflare: Miniflare, request: Request): Promise<Respons
   });
 }
 
+function parsedJson(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The emulation, as the app's Worker reaches it (WORKERS_CACHE_BINDING): `/fetch` for a request the gateway
+ * hands to the SharedPages entrypoint, `/purge` for a purge.
+ */
+async function emulationEndpoint(cache: WorkersCache, request: MiniflareRequest): Promise<MiniflareResponse> {
+  const { pathname } = new URL(request.url);
+  if (pathname === "/fetch") return fetchEndpoint(cache, request);
+  if (pathname === "/purge") return purgeEndpoint(cache, request);
+  return new MiniflareResponse("Not Found", { status: 404 });
+}
+
+/**
+ * `GET` or `HEAD /fetch`, naming the request's URL and the entrypoint's props in the protocol's headers
+ * (page-cache/local-emulation.ts), the request's own headers beside them: the cache's answer, with
+ * `cf-cache-status`. The props are part of the key; the URL header is not kept.
+ */
+async function fetchEndpoint(cache: WorkersCache, request: MiniflareRequest): Promise<MiniflareResponse> {
+  const url = request.headers.get(EMULATION_URL_HEADER);
+  const props = parsedJson(request.headers.get(EMULATION_PROPS_HEADER));
+  if (url === null || !URL.canParse(url) || props === undefined)
+    return new MiniflareResponse("Bad Request: name the URL and the props", { status: 400 });
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return new MiniflareResponse("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
+  const headers = [...request.headers].filter(
+    ([name]) => name !== EMULATION_URL_HEADER && name !== EMULATION_PROPS_HEADER,
+  );
+  const answer = await cache.fetch(
+    new Request(url, { method: request.method, headers, redirect: "manual" }),
+    {
+      props,
+    },
+  );
+  return toMiniflareResponse(answer);
+}
+
 /**
  * `POST /purge` with `CachePurgeOptions` as JSON: `CachePurgeResult` as JSON, as `ctx.cache.purge` resolves
  * in production. Other methods 405, a body that is not JSON 400.
  */
 async function purgeEndpoint(cache: WorkersCache, request: MiniflareRequest): Promise<MiniflareResponse> {
-  if (new URL(request.url).pathname !== "/purge") return new MiniflareResponse("Not Found", { status: 404 });
   if (request.method !== "POST")
     return new MiniflareResponse("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
   let options: CachePurgeOptions;
@@ -253,18 +329,7 @@ async function purgeEndpoint(cache: WorkersCache, request: MiniflareRequest): Pr
   return MiniflareResponse.json(cache.purge(options));
 }
 
-/** Node's fetch classes and Miniflare's (its own undici) are distinct: requests cross as their parts. */
-function fromMiniflareRequest(request: MiniflareRequest): Request {
-  const bodied = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(request.url, {
-    method: request.method,
-    headers: [...request.headers],
-    body: bodied ? (request.body as ReadableStream<Uint8Array> | null) : null,
-    redirect: "manual",
-    ...(bodied && { duplex: "half" }),
-  } as RequestInit);
-}
-
+/** Node's fetch classes and Miniflare's (its own undici) are distinct: responses cross as their parts. */
 function toMiniflareResponse(response: Response): MiniflareResponse {
   return new MiniflareResponse(response.body as never, {
     status: response.status,
@@ -278,22 +343,22 @@ function toMiniflareResponse(response: Response): MiniflareResponse {
  * this server as same-origin to itself (its Origin and the request URL agree), pass the Worker's
  * cross-site check and read the answers. So the local server answers only for the hosts it serves; the
  * rest get 403, as Vite's dev server does. A second, local-only Worker does the check (host-guard.ts), then
- * hands over through a service binding to the app with its assets (or, when Workers Cache is on, to the
- * cache's emulation in Node, whose misses call the app: workers-cache.ts): nothing of this is in the deployed
- * Worker, and static files are guarded too. The app stays the first Worker, so Miniflare's helpers
- * (`getD1Database`) still default to it.
+ * hands over through a service binding to the app with its assets (the Workers Cache emulation, when on,
+ * stands behind the app's gateway, in front of its SharedPages entrypoint: workers-cache.ts): nothing of this
+ * is in the deployed Worker, and static files are guarded too. The app stays the first Worker, so Miniflare's
+ * helpers (`getD1Database`) still default to it.
  *
  * The guard listens on the served port itself (a direct socket), not behind Miniflare's entry point, which
  * obeys request headers of its own from any client: `MF-Original-URL` replaces the URL and
  * `MF-Route-Override: <worker name>` sends a request to any Worker, past a guard. It also answers a bare 500
  * to requests whose URL it cannot parse (`OPTIONS *`, two `Host` headers), which the guard answers 400.
  * (A CONNECT still gets workerd's own answer: packages/edge-platform/docs/decisions/016-platform-plugin-and-local-server.md.)
- * The entry point still listens on another port for Miniflare's helpers: there the app's Worker has a name
- * nobody outside this process knows (a random UUID), so an override cannot reach it.
+ * The entry point still listens on another port for Miniflare's helpers: there the app's Worker and the
+ * cache's way to it have names nobody outside this process knows (a random UUID), so an override cannot reach
+ * them.
  */
 async function hostGuard(
   app: string,
-  cache: ((request: MiniflareRequest) => Promise<MiniflareResponse>) | undefined,
   port: number,
   allowedHosts: readonly string[],
   compatibilityDate: string | undefined,
@@ -306,9 +371,8 @@ async function hostGuard(
     unsafeDirectSockets: [{ host: SERVED_ADDRESS, port }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
-    // The app, and the Workers Cache emulation in front of it for GET and HEAD (compressed after it, as on
-    // Cloudflare).
-    serviceBindings: { APP: app, ...(cache && { CACHE: cache }) },
+    // The app (its answers compressed after any cache, as on Cloudflare).
+    serviceBindings: { APP: app },
     bindings: {
       ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
       CLIENT_ADDRESS: SERVED_ADDRESS,

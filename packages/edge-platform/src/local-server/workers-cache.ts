@@ -1,14 +1,16 @@
 import CachePolicy from "http-cache-semantics";
 
 /**
- * Cloudflare's Workers Cache, emulated in front of the local Worker (serve-build.ts; never deployed). In
- * production a cache in front of the Worker (`cache = { enabled = true }` in wrangler.toml) answers what it
- * holds without running the Worker; Miniflare has none, so without this the app's shared pages would be
- * rendered on every request locally and a purge would have nothing to act on. It follows Cloudflare's
- * documented rules (packages/edge-platform/docs/caching.md, "Locally: the Workers Cache emulation"):
+ * Cloudflare's Workers Cache, emulated in front of the local Worker's SharedPages entrypoint (serve-build.ts,
+ * vite/dev-workers-cache.ts; never deployed). In production a cache in front of the entrypoint (`cache` and
+ * `exports` in wrangler.toml) answers what it holds without running it; Miniflare has none, so without this
+ * the app's shared pages would be rendered on every request locally and a purge would have nothing to act on.
+ * It follows Cloudflare's documented rules (packages/edge-platform/docs/caching.md, "Locally: the Workers
+ * Cache emulation"):
  *
- * - the key is the path and query string as sent (not the host, the method or any header): GET and HEAD
- *   share an entry, and a HEAD that misses is fetched as a GET;
+ * - the key is the path and query string as sent and the call's `ctx.props` (serialized with its keys
+ *   sorted), not the host, the method or any header: GET and HEAD share an entry, and a HEAD that misses is
+ *   fetched as a GET;
  * - what may be stored and for how long is RFC 9111 as http-cache-semantics decides it (a shared cache),
  *   fed the most specific of `Cloudflare-CDN-Cache-Control`, `CDN-Cache-Control` and `Cache-Control`;
  * - `Set-Cookie`, `Vary: *`, `private` and `no-store` bypass; 206 and 520-526 are never stored; an answer
@@ -42,8 +44,8 @@ export type PurgeLimit = {
 };
 
 export type WorkersCacheOptions = {
-  /** Runs the Worker (the cache's origin). */
-  fetchOrigin: (request: Request) => Promise<Response>;
+  /** Runs the Worker (the cache's origin), with the props the request was made with (`fetch`'s). */
+  fetchOrigin: (request: Request, props: unknown) => Promise<Response>;
   purgeLimit?: Partial<PurgeLimit>;
   maxBytes?: number;
   maxEntryBytes?: number;
@@ -59,8 +61,11 @@ export type WorkersCacheStats = {
   bytes: number;
 };
 
+/** A call's `ctx.props` (part of the key, handed to the origin); none for a call without. */
+export type CallOptions = { props?: unknown };
+
 export type WorkersCache = {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, options?: CallOptions): Promise<Response>;
   purge(options: CachePurgeOptions): CachePurgeResult;
   stats(): WorkersCacheStats;
   /** Resolves once background refreshes and bodies being stored have finished. */
@@ -113,6 +118,10 @@ type BufferedBody = {
 
 type Entry = {
   key: string;
+  /** The path and query of the key (what a purge by path prefix reads). */
+  path: string;
+  /** The props the entry was filled with, for its refreshes. */
+  props: unknown;
   /** The request header values the answer varies on, by lower-case name (null: absent). */
   vary: [string, string | null][];
   policy: CachePolicy;
@@ -172,9 +181,9 @@ export function createWorkersCache({
     void settled.then(() => background.delete(settled));
   }
 
-  async function origin(request: Request): Promise<Response> {
+  async function origin(request: Request, props: unknown): Promise<Response> {
     originFetches++;
-    return fetchOrigin(request);
+    return fetchOrigin(request, props);
   }
 
   function lookup(key: string, request: Request): Entry | undefined {
@@ -218,7 +227,13 @@ export function createWorkersCache({
   }
 
   /** Stores the answer (its body arrives in the background) and returns the entry, or says why not. */
-  function admitted(key: string, request: Request, response: Response, purgesAtStart: number) {
+  function admitted(
+    key: string,
+    props: unknown,
+    request: Request,
+    response: Response,
+    purgesAtStart: number,
+  ) {
     const admission = admissionOf(request, response);
     if (admission.kind === "pass" || purges !== purgesAtStart) {
       return { entry: undefined, status: admission.kind === "pass" ? admission.status : ("MISS" as const) };
@@ -228,6 +243,8 @@ export function createWorkersCache({
     );
     const entry: Entry = {
       key,
+      path: pathOf(request.url),
+      props,
       vary: varyNames(response.headers.get("Vary")).map((name) => [name, request.headers.get(name)]),
       policy: admission.policy,
       staleAllowed: admission.staleAllowed,
@@ -288,7 +305,12 @@ export function createWorkersCache({
   }
 
   /** Runs the Worker for a key (a miss, or a stale copy to revalidate) while later requests wait for it. */
-  async function fill(key: string, request: Request, stale: Entry | undefined): Promise<Response> {
+  async function fill(
+    key: string,
+    props: unknown,
+    request: Request,
+    stale: Entry | undefined,
+  ): Promise<Response> {
     let release = () => {};
     const owner = !filling.has(key);
     if (owner) filling.set(key, new Promise<void>((resolve) => (release = resolve)));
@@ -298,7 +320,7 @@ export function createWorkersCache({
       const conditional = stale ? stale.policy.revalidationHeaders(policyRequest(request)) : {};
       let response: Response;
       try {
-        response = await origin(originRequest(request, conditional));
+        response = await origin(originRequest(request, conditional), props);
       } catch (error) {
         // The Worker could not answer: a stale copy that may be served stale is better than nothing.
         if (stale?.stored && stale.staleAllowed) return served(stale, "STALE", head);
@@ -314,9 +336,9 @@ export function createWorkersCache({
           stale.policy = policy;
           return served(stale, "REVALIDATED", head);
         }
-        return fill(key, withoutValidators(request), undefined);
+        return fill(key, props, withoutValidators(request), undefined);
       }
-      const { entry, status } = admitted(key, request, response, purgesAtStart);
+      const { entry, status } = admitted(key, props, request, response, purgesAtStart);
       if (entry) return served(entry, stale ? "EXPIRED" : status, head);
       // The Worker says this answer may no longer be kept.
       if (stale) remove(stale);
@@ -335,7 +357,7 @@ export function createWorkersCache({
     const refresh = (async () => {
       const purgesAtStart = purges;
       const conditional = entry.policy.revalidationHeaders(policyRequest(request));
-      const response = await origin(originRequest(request, conditional));
+      const response = await origin(originRequest(request, conditional), entry.props);
       if (response.status === 304) {
         await response.body?.cancel();
         const { policy, modified } = entry.policy.revalidatedPolicy(
@@ -345,7 +367,7 @@ export function createWorkersCache({
         if (!modified) entry.policy = policy;
         return;
       }
-      const { entry: fresh } = admitted(entry.key, request, response, purgesAtStart);
+      const { entry: fresh } = admitted(entry.key, entry.props, request, response, purgesAtStart);
       if (!fresh) {
         await response.body?.cancel();
         remove(entry);
@@ -354,15 +376,15 @@ export function createWorkersCache({
     track(refresh);
   }
 
-  async function fetch(request: Request): Promise<Response> {
+  async function fetch(request: Request, { props }: CallOptions = {}): Promise<Response> {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return toClient(await origin(request), "DYNAMIC", false);
+      return toClient(await origin(request, props), "DYNAMIC", false);
     }
-    return answeredConditionally(request, await lookupOrFill(request));
+    return answeredConditionally(request, await lookupOrFill(request, props));
   }
 
-  async function lookupOrFill(request: Request): Promise<Response> {
-    const key = cacheKey(request.url);
+  async function lookupOrFill(request: Request, props: unknown): Promise<Response> {
+    const key = cacheKey(request.url, props);
     const head = request.method === "HEAD";
     for (let waited = false; ; waited = true) {
       const entry = lookup(key, request);
@@ -379,7 +401,7 @@ export function createWorkersCache({
         await underway;
         continue;
       }
-      return fill(key, request, entry);
+      return fill(key, props, request, entry);
     }
   }
 
@@ -423,7 +445,7 @@ export function createWorkersCache({
     }
     for (const prefix of options.pathPrefixes ?? []) {
       for (const entry of [...recency]) {
-        if (underPrefix(entry.key, prefix)) remove(entry);
+        if (underPrefix(entry.path, prefix)) remove(entry);
       }
     }
     return { success: true, errors: [] };
@@ -439,10 +461,27 @@ export function createWorkersCache({
   };
 }
 
-/** The key: the path and query string exactly as sent (order and trailing slashes matter; no host). */
-function cacheKey(url: string): string {
+/**
+ * The key: the path and query string exactly as sent (order and trailing slashes matter; no host), and the
+ * call's props when it has any, serialized with sorted keys (`{a, b}` and `{b, a}` are one key).
+ */
+function cacheKey(url: string, props: unknown): string {
+  const path = pathOf(url);
+  return props === undefined ? path : `${path}\n${stableJson(props)}`;
+}
+
+function pathOf(url: string): string {
   const { pathname, search } = new URL(url);
   return `${pathname}${search}`;
+}
+
+/** JSON with every object's keys in order: the same props give the same text, however they were built. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /** The directives that decide caching: the most specific header present, whole. */
@@ -465,8 +504,8 @@ function cacheTags(header: string | null): string[] {
 }
 
 /** Whether a key's path is the prefix or under it (a path segment boundary), whatever its query. */
-function underPrefix(key: string, prefix: string): boolean {
-  const path = key.split("?")[0] ?? "";
+function underPrefix(pathAndQuery: string, prefix: string): boolean {
+  const path = pathAndQuery.split("?")[0] ?? "";
   if (path === prefix || path === prefix.replace(/\/$/, "")) return true;
   return path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
 }
@@ -502,7 +541,7 @@ function policyRequest(request: Request): CachePolicy.Request {
   for (const [name, value] of request.headers) {
     if (name !== "host" && name !== "cache-control" && name !== "pragma") headers[name] = value;
   }
-  return { url: cacheKey(request.url), method: "GET", headers };
+  return { url: pathOf(request.url), method: "GET", headers };
 }
 
 /** The answer as the library sees it: the effective directives in `Cache-Control`. */

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { Readable } from "node:stream";
-import type { Connect, Plugin, ViteDevServer } from "vite";
+import type { Plugin, ViteDevServer } from "vite";
 import { unstable_readConfig } from "wrangler";
 import {
   type CachePurgeOptions,
@@ -11,22 +11,37 @@ import {
   type WorkersCache,
 } from "../local-server/workers-cache.ts";
 import { DEV_WORKERS_CACHE_PURGE_HEADER } from "../page-cache/dev-purge.ts";
+import {
+  DEV_WORKERS_CACHE_FETCH_HEADER,
+  EMULATION_HEADERS,
+  EMULATION_PROPS_HEADER,
+  EMULATION_URL_HEADER,
+} from "../page-cache/local-emulation.ts";
 
-/** Marks the dev server's own request to itself, which goes past the cache to the Worker. */
+/** Marks the dev server's own request to itself, a fill of the emulation, which goes to the Worker as one. */
 const ORIGIN_HEADER = "x-edge-platform-dev-cache-origin";
 
+/** What only the dev server may tell the Worker: a client's copies are dropped first. */
+const SERVER_ONLY_HEADERS = [
+  ORIGIN_HEADER,
+  DEV_WORKERS_CACHE_PURGE_HEADER,
+  DEV_WORKERS_CACHE_FETCH_HEADER,
+  ...EMULATION_HEADERS,
+];
+
 /**
- * `npm run dev` with the cache the Worker has in front of it when deployed: the local server's Workers Cache
- * emulation (packages/edge-platform/src/local-server/workers-cache.ts, packages/edge-platform/docs/caching.md) between the dev server and the
- * Worker, on when the deploy config enables Workers Cache, as `npm start` has it.
+ * `npm run dev` with the cache the Worker's SharedPages entrypoint has in front of it when deployed: the local
+ * server's Workers Cache emulation (packages/edge-platform/src/local-server/workers-cache.ts,
+ * packages/edge-platform/docs/caching.md), on when the deploy config enables Workers Cache for that
+ * entrypoint, as `npm start` has it.
  *
- * @cloudflare/vite-plugin gives no way in between: it hands what Vite does not serve itself (modules,
- * `/@vite/...`, files) to the Worker in a middleware of its own. So this plugin's middleware runs just before
- * that one and answers GET and HEAD from the emulation, whose origin is the dev server itself, asked again over
- * loopback with a secret header that lets the request through to the Worker. Other methods go straight on.
- * The Worker purges through an address of the dev server with a secret path, which the dev server names in a
- * header of each request it passes on (packages/edge-platform/src/worker/workers-cache.ts); a client cannot set either header.
- * Pre-rendered routes are not pre-rendered in dev and go straight to the Worker, uncached.
+ * @cloudflare/vite-plugin gives no way in between its Worker's entrypoints, nor a binding from the Worker to
+ * this process. So the dev server names two addresses of its own (a random secret in the path) in headers of
+ * each request it passes on to the Worker: the emulation's fetch, to which the Worker's gateway sends every
+ * request it would hand to the SharedPages entrypoint (packages/edge-platform/src/worker/workers-cache.ts), and
+ * its purge. The emulation fills a miss by asking the dev server again over loopback, with a secret header
+ * that marks the request as its fill and the props it is for (page-cache/local-emulation.ts): the Worker's
+ * default entrypoint then calls `ctx.exports.SharedPages` with them. A client can set none of these headers.
  */
 export function devWorkersCache(): Plugin {
   return {
@@ -35,34 +50,36 @@ export function devWorkersCache(): Plugin {
     // Its middleware goes in before @cloudflare/vite-plugin's, which is listed first in vite.config.ts.
     enforce: "pre",
     configureServer(server) {
+      const enabled = workersCacheEnabled();
       // In middleware mode another server listens, and the cache could not ask it again.
-      if (!server.httpServer || !workersCacheEnabled()) return;
+      const listening = server.httpServer !== null;
       const secret = randomUUID();
-      const purgePath = `/__edge-platform/workers-cache/${secret}/purge`;
-      const cache = createWorkersCache({ fetchOrigin: (request) => askAgain(server, request, secret) });
+      const base = `/__edge-platform/workers-cache/${secret}`;
+      const cache =
+        enabled && listening
+          ? createWorkersCache({
+              fetchOrigin: (request, props) => askAgain(server, request, secret, props),
+            })
+          : undefined;
 
-      // First in the stack: no client's copy of the two headers gets any further.
+      // First in the stack: no client's copy of the dev server's headers gets any further, cache on or off (a
+      // development build trusts them).
       server.middlewares.use((req, res, next) => {
-        const passed = req.headers[ORIGIN_HEADER] === secret;
-        setHeader(req, ORIGIN_HEADER, undefined);
-        if (req.url === purgePath) return void answerPurge(cache, req, res);
-        setHeader(req, DEV_WORKERS_CACHE_PURGE_HEADER, `${loopbackOrigin(server)}${purgePath}`);
-        if (passed) passedToWorker.add(req);
+        // The Worker's own calls, at addresses only it is told (the protocol's headers are its own there).
+        if (cache && req.url === `${base}/purge`) return void answerPurge(cache, req, res);
+        if (cache && req.url === `${base}/fetch`) return void answerFetch(cache, req, res).catch(next);
+        const fill = req.headers[ORIGIN_HEADER] === secret ? req.headers[EMULATION_PROPS_HEADER] : undefined;
+        for (const name of SERVER_ONLY_HEADERS) setHeader(req, name, undefined);
+        if (!cache) return next();
+        setHeader(req, DEV_WORKERS_CACHE_PURGE_HEADER, `${loopbackOrigin(server)}${base}/purge`);
+        setHeader(req, DEV_WORKERS_CACHE_FETCH_HEADER, `${loopbackOrigin(server)}${base}/fetch`);
+        // The emulation's own fill: the Worker calls its SharedPages entrypoint with these props.
+        if (typeof fill === "string") setHeader(req, EMULATION_PROPS_HEADER, fill);
         next();
       });
-      // Added after Vite's own middlewares: what reaches it is on its way to the Worker.
-      return () => {
-        server.middlewares.use((req, res, next) => {
-          if (passedToWorker.has(req) || (req.method !== "GET" && req.method !== "HEAD")) return next();
-          void answerFromCache(cache, req, res, server).catch(next);
-        });
-      };
     },
   };
 }
-
-/** The dev server's own requests to itself: past the cache. */
-const passedToWorker = new WeakSet<IncomingMessage>();
 
 /**
  * Sets (or with no value removes) a request header as every later reader sees it: @cloudflare/vite-plugin
@@ -82,13 +99,18 @@ function setHeader(req: IncomingMessage, name: string, value: string | undefined
   req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
 }
 
-/** Whether the deploy config the dev server runs (`WRANGLER_CONFIG` or wrangler.toml) enables Workers Cache. */
+/**
+ * Whether the deploy config the dev server runs (`WRANGLER_CONFIG` or wrangler.toml) caches the SharedPages
+ * entrypoint: its own `exports.SharedPages.cache` when it says, else the Worker's `cache`.
+ */
 function workersCacheEnabled(): boolean {
   const config = unstable_readConfig(
     { config: resolve(process.env.WRANGLER_CONFIG ?? "wrangler.toml") },
     { hideWarnings: true },
   );
-  return config.cache?.enabled === true;
+  const entrypoint = (config.exports as Record<string, { cache?: { enabled?: boolean } }> | undefined)
+    ?.SharedPages;
+  return (entrypoint?.cache?.enabled ?? config.cache?.enabled) === true;
 }
 
 /** The port the dev server listens on (it has one: the plugin is off in middleware mode). */
@@ -100,19 +122,31 @@ function loopbackOrigin(server: ViteDevServer): string {
   return `http://127.0.0.1:${loopbackPort(server)}`;
 }
 
-async function answerFromCache(
-  cache: WorkersCache,
-  req: Connect.IncomingMessage,
-  res: ServerResponse,
-  server: ViteDevServer,
-): Promise<void> {
+/**
+ * The emulation's fetch, as the Worker's gateway calls it: the request for the SharedPages entrypoint, its URL
+ * and props named in the protocol's headers (page-cache/local-emulation.ts). The answer streams back with
+ * `cf-cache-status`.
+ */
+async function answerFetch(cache: WorkersCache, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = header(req, EMULATION_URL_HEADER);
+  let props: unknown;
+  try {
+    props = JSON.parse(header(req, EMULATION_PROPS_HEADER) ?? "");
+  } catch {
+    props = undefined;
+  }
+  if (!url || !URL.canParse(url) || props === undefined || (req.method !== "GET" && req.method !== "HEAD")) {
+    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
+    res.end("Bad Request: a GET or HEAD naming the URL and the props");
+    return;
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
+    if (name === EMULATION_URL_HEADER || name === EMULATION_PROPS_HEADER) continue;
     if (typeof value === "string") headers.set(name, value);
     else if (Array.isArray(value)) for (const each of value) headers.append(name, each);
   }
-  const url = new URL(req.originalUrl ?? req.url ?? "/", loopbackOrigin(server));
-  const response = await cache.fetch(new Request(url, { method: req.method, headers }));
+  const response = await cache.fetch(new Request(url, { method: req.method, headers }), { props });
   const outgoing: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") outgoing[name] = value;
@@ -128,17 +162,30 @@ async function answerFromCache(
   Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(res);
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
 /**
- * The cache's origin: the request asked of the dev server again, over loopback, as the visitor sent it (its
- * `Host` included), marked to go past the cache; never following a redirect.
+ * The cache's origin: the request asked of the dev server again, over loopback, as the gateway sent it (the
+ * visitor's `Host` included), marked as the emulation's fill for these props; never following a redirect.
  */
-function askAgain(server: ViteDevServer, request: Request, secret: string): Promise<Response> {
+function askAgain(
+  server: ViteDevServer,
+  request: Request,
+  secret: string,
+  props: unknown,
+): Promise<Response> {
   const url = new URL(request.url);
   const port = loopbackPort(server);
-  const headers: Record<string, string | string[]> = { [ORIGIN_HEADER]: secret };
+  const headers: Record<string, string | string[]> = {};
   request.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });
+  headers.host = url.host;
+  headers[ORIGIN_HEADER] = secret;
+  headers[EMULATION_PROPS_HEADER] = JSON.stringify(props ?? null);
   return new Promise((resolvePromise, reject) => {
     const outgoing = httpRequest(
       { host: "127.0.0.1", port, method: request.method, path: `${url.pathname}${url.search}`, headers },

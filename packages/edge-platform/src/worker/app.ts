@@ -1,3 +1,4 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
 import * as serverBuild from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { EXTRA_ACTION_ORIGINS, LOCALE_SETTINGS } from "../build-config";
@@ -11,9 +12,11 @@ import {
   withHeadersFailureAnswer,
   withServerErrorDigests,
 } from "../errors/with-error-digests.server";
-import { withPlatformHeaders, withRetryAfter } from "../headers";
+import { withoutEdgeCaching, withPlatformHeaders, withRetryAfter } from "../headers";
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
+import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
+import { mayShareAnswer } from "../page-cache/policy";
 import { type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath } from "../single-fetch";
 import { visitorOf } from "../visitor/negotiation";
@@ -23,10 +26,10 @@ import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
-import { answerSharedPages } from "./shared-pages";
+import { answerForRequestOnly, answerSharedPages, throughSharedPages } from "./shared-pages";
 import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 import { type Next, runSteps, type Step, type StepContext } from "./steps";
-import { workersCachePurger } from "./workers-cache";
+import { localFillProps, workersCachePurger } from "./workers-cache";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
 
@@ -43,14 +46,16 @@ function answerHeadersFailure() {
 }
 
 /**
- * The Worker, as the list of steps every request goes through, in order. Each step answers or hands the
- * request to the next (`steps.ts`); the last one renders. packages/edge-platform/docs/ARCHITECTURE.md shows
- * the same list.
+ * The Worker's default entrypoint, the gateway, as the list of steps every request goes through, in order.
+ * Each step answers or hands the request to the next (`steps.ts`); the last one renders. A request whose
+ * answer may be shared goes from the shared-pages step to the `SharedPages` entrypoint below, in front of
+ * which Workers Cache stands. packages/edge-platform/docs/ARCHITECTURE.md shows the same lists.
  */
 const STEPS: readonly Step[] = [
   // Whatever answers below leaves with the platform's headers (headers.ts): the base set, a policy under
-  // which nothing runs for anything but a page, per-request caching unless a route shared it, a 405's Allow.
-  async (request, context, next) => withPlatformHeaders(await next(request, context)),
+  // which nothing runs for anything but a page, per-request caching unless a route shared it, a 405's Allow;
+  // and without the edge's caching headers: only the SharedPages entrypoint's answers are ever stored.
+  async (request, context, next) => withoutEdgeCaching(withPlatformHeaders(await next(request, context))),
   httpsOnly,
   sameSiteWrites,
   monitoringTunnel,
@@ -63,27 +68,119 @@ const STEPS: readonly Step[] = [
   renderApp,
 ];
 
+/**
+ * The `SharedPages` entrypoint's steps: the visitor's request, rendered for them, or for everyone when the
+ * route declared its answer shareable (docs/caching.md). Its answers leave with the platform's headers, so a
+ * stored copy is whole, and an answer without a `Cache-Control` of its own says `private, no-store` before the
+ * cache in front could give it a lifetime of its own (2 hours for a 200).
+ */
+const SHARED_PAGES_STEPS: readonly Step[] = [
+  async (request, context, next) => withPlatformHeaders(await next(request, context)),
+  sharedCopies,
+  reporting,
+  renderApp,
+];
+
 const handle = runSteps(STEPS);
+const handleSharedPages = runSteps(SHARED_PAGES_STEPS);
 
 export default {
   async fetch(request, env, ctx) {
-    let config: PlatformConfig;
-    try {
-      config = platformConfig(env);
-    } catch (error) {
-      if (!(error instanceof PlatformConfigError)) throw error;
-      // Loud for whoever deploys (the Worker's logs name the variable), opaque for visitors.
-      console.error(error.message);
-      return withPlatformHeaders(
-        plainText(
-          500,
-          "Internal Server Error: this deployment's configuration is invalid (see the Worker's logs).",
-        ),
-      );
-    }
+    // Under `npm run dev` only, the Workers Cache emulation's fill of the SharedPages entrypoint (the local
+    // server's goes to that entrypoint itself: workers-cache.ts).
+    const fill = localFillProps(request, env, ctx);
+    if (fill) return callSharedPages(fill.request, fill.props, env, ctx);
+    const config = checkedConfig(env);
+    if (config instanceof Response) return config;
     return handle(request, { url: new URL(request.url), env, ctx, config });
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * Pages that may be shared, one copy per language (docs/caching.md, "Shared pages"): reached only through the
+ * gateway's `ctx.exports.SharedPages({ props: { locale } })`, never from the internet, so Workers Cache in front
+ * of it keys each copy by the page's path and query and the visitor's negotiated locale. A product's Worker
+ * re-exports it beside the default (`export { default, SharedPages } from "edge-platform/worker"`).
+ */
+export class SharedPages extends WorkerEntrypoint<Env> {
+  override fetch(request: Request): Promise<Response> | Response {
+    // Locally only, the Workers Cache emulation's fill, called again with the props it names (workers-cache.ts).
+    const fill = localFillProps(request, this.env, this.ctx);
+    if (fill) return callSharedPages(fill.request, fill.props, this.env, this.ctx);
+    return answerSharedPagesRequest(request, this.env, this.ctx, this.ctx.props);
+  }
+}
+
+/**
+ * The SharedPages entrypoint's answer: the visitor the gateway decided (VISITOR_HEADER, checked again; the
+ * request's own otherwise), the copy for everyone in the props' locale, without a zone.
+ */
+function answerSharedPagesRequest(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  props: unknown,
+): Promise<Response> | Response {
+  const config = checkedConfig(env);
+  if (config instanceof Response) return config;
+  const locale = checkedSharedPagesProps(props, LOCALE_SETTINGS)?.locale;
+  const headers = new Headers(request.headers);
+  const given = visitorFromHeader(headers.get(VISITOR_HEADER), LOCALE_SETTINGS);
+  headers.delete(VISITOR_HEADER);
+  const own = new Request(request, { headers });
+  return handleSharedPages(own, {
+    url: new URL(own.url),
+    env,
+    ctx,
+    config,
+    visitor: given ?? visitorOf(own, LOCALE_SETTINGS),
+    ...(locale !== undefined && { sharedVisitor: sharedVisitor(locale) }),
+  });
+}
+
+/**
+ * The SharedPages entrypoint, called as the gateway calls it: through `ctx.exports`, in front of which Workers
+ * Cache stands. A Worker whose main module does not export it (a product's workers/app.ts that re-exports only
+ * the default) answers in place, with nothing stored: said once in the logs.
+ */
+let missingEntrypointLogged = false;
+function callSharedPages(
+  request: Request,
+  props: unknown,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<Response> | Response {
+  const exports = ctx.exports as unknown as
+    | { SharedPages?: (options: { props: unknown }) => Fetcher }
+    | undefined;
+  const entrypoint = exports?.SharedPages;
+  if (entrypoint) return entrypoint({ props }).fetch(request);
+  if (!missingEntrypointLogged) {
+    missingEntrypointLogged = true;
+    console.error(
+      "The Worker's main module does not export SharedPages (workers/app.ts: " +
+        'export { default, SharedPages } from "edge-platform/worker"): shared pages are not cached.',
+    );
+  }
+  return answerSharedPagesRequest(request, env, ctx, props);
+}
+
+/** The configuration, parsed once per isolate; a 500 naming nothing when it is invalid (the log names it). */
+function checkedConfig(env: Env): PlatformConfig | Response {
+  try {
+    return platformConfig(env);
+  } catch (error) {
+    if (!(error instanceof PlatformConfigError)) throw error;
+    // Loud for whoever deploys (the Worker's logs name the variable), opaque for visitors.
+    console.error(error.message);
+    return withPlatformHeaders(
+      plainText(
+        500,
+        "Internal Server Error: this deployment's configuration is invalid (see the Worker's logs).",
+      ),
+    );
+  }
+}
 
 /** Plain http is redirected to https (not on local hosts). */
 function httpsOnly(request: Request, context: StepContext, next: Next) {
@@ -154,15 +251,33 @@ async function prerenderedPages(request: Request, context: StepContext, next: Ne
 }
 
 /**
- * Answers a route declared shareable leave as Workers Cache may store them (docs/caching.md): rendered again
- * by the steps after this one, from the URL alone and for no visitor in particular.
+ * The gateway's step for shared pages (docs/caching.md): a GET or HEAD that may be shared goes to the
+ * SharedPages entrypoint with the visitor decided above, through Workers Cache (which answers a stored copy of
+ * the page in the visitor's language without running it) or, locally, its emulation. Anything else is
+ * rendered here, and nothing of it is shared.
  */
-function sharedPages(request: Request, context: StepContext, next: Next) {
-  // One copy for every visitor: in the default language for now, no time zone (docs/caching.md, "Visitors").
-  const everyone = { ...context, visitor: sharedVisitor(LOCALE_SETTINGS.defaultLocale) };
+async function sharedPages(request: Request, context: StepContext, next: Next) {
+  if (!mayShareAnswer(request)) return answerForRequestOnly(await next(request, context));
+  return throughSharedPages(
+    request,
+    context.visitor ?? visitorOf(request, LOCALE_SETTINGS),
+    context.env,
+    (loopback, props) => callSharedPages(loopback, props, context.env, context.ctx),
+  );
+}
+
+/**
+ * The SharedPages entrypoint's step: answers a route declared shareable leave as Workers Cache may store them,
+ * rendered again by the steps after this one from the URL alone, for everyone who negotiates the same
+ * language (the props' locale, no time zone: visitor/visitor.ts, sharedVisitor). Without a locale in the
+ * props nothing is shared.
+ */
+async function sharedCopies(request: Request, context: StepContext, next: Next) {
+  const everyone = context.sharedVisitor;
+  if (!everyone) return answerForRequestOnly(await next(request, context));
   return answerSharedPages(request, context.url, {
     render: (toRender) => next(toRender, context),
-    renderShared: (toRender) => next(toRender, everyone),
+    renderShared: (toRender) => next(toRender, { ...context, visitor: everyone }),
     policy: { reportOrigin: context.config.reporting?.directOrigin },
   });
 }

@@ -1,5 +1,12 @@
 import { INLINE_STYLESHEETS } from "../built-stylesheets";
 import { type PolicyOptions, perRequestCaching, sharedCopyHeaders } from "../headers";
+import { EMULATION_HEADERS } from "../page-cache/local-emulation";
+import {
+  type SharedPagesProps,
+  sharedPagesProps,
+  VISITOR_HEADER,
+  visitorHeaderValue,
+} from "../page-cache/loopback";
 import {
   keyedRequest,
   mayShareAnswer,
@@ -8,16 +15,20 @@ import {
   sharedCachePolicy,
   withoutNonce,
 } from "../page-cache/policy";
+import type { Visitor } from "../visitor/visitor";
+import { throughLocalEmulation } from "./workers-cache";
 
 /**
  * Shared pages (packages/edge-platform/docs/caching.md, packages/edge-platform/docs/decisions/024-workers-cache.md). Cloudflare's Workers Cache stands
- * in front of the Worker: a hit never reaches this code, concurrent misses of one URL reach it once, and it
- * stores what the answer's headers allow. So the Worker only shapes the answers a route declared shareable
- * into what may be stored for everyone:
+ * in front of the Worker's `SharedPages` entrypoint, which the gateway (the default entrypoint) calls for
+ * every request whose answer may be shared, with the visitor's negotiated locale as `ctx.props`: a hit never
+ * reaches the entrypoint, concurrent misses of one URL and locale reach it once, and it stores what the
+ * answer's headers allow. So the entrypoint only shapes the answers a route declared shareable into what may
+ * be stored for everyone who negotiates that locale:
  *
- * - rendered again from the URL alone (keyedRequest) for no one in particular (`renderShared`: the copy's
- *   language, no time zone), so nothing of the visitor's (a cookie's effect, their language or time zone)
- *   reaches the shared copy;
+ * - rendered again from the URL alone (keyedRequest) for no one in particular (`renderShared`: the props'
+ *   language, no time zone), so nothing of the visitor's (a cookie's effect, their time zone) reaches the
+ *   shared copy;
  * - without the render's nonce, its inline scripts allowed by hash, like a pre-rendered page (decision 010);
  * - with the edge's headers (`Cloudflare-CDN-Cache-Control`, `Cache-Tag`) and the browser's `private,
  *   no-store` (headers.ts, sharedPageHeaders).
@@ -81,4 +92,33 @@ async function sharedCopy(
   );
   const body = page ?? response.body;
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The gateway's way to the SharedPages entrypoint for a request whose answer may be shared: the visitor it
+ * decided in VISITOR_HEADER (whatever a client sent there is replaced), their locale as the call's props (part
+ * of Workers Cache's key), nothing else changed. `call` reaches the entrypoint (`ctx.exports`, with Workers
+ * Cache in front); locally the Workers Cache emulation stands in front of it instead, when there is one
+ * (workers-cache.ts).
+ */
+export function throughSharedPages(
+  request: Request,
+  visitor: Visitor,
+  env: Env,
+  call: (loopback: Request, props: SharedPagesProps) => Promise<Response> | Response,
+): Promise<Response> | Response {
+  const headers = new Headers(request.headers);
+  for (const name of EMULATION_HEADERS) headers.delete(name);
+  headers.set(VISITOR_HEADER, visitorHeaderValue(visitor));
+  const loopback = new Request(request, { headers });
+  const props = sharedPagesProps(visitor);
+  return throughLocalEmulation(loopback, props, env) ?? call(loopback, props);
+}
+
+/**
+ * An answer made for one request only (a request that may not be shared, or no locale to share it in): a
+ * route's `s-maxage` never leaves with it, it gets the browser's per-request caching instead.
+ */
+export function answerForRequestOnly(response: Response): Response {
+  return sharedCachePolicy(response.status, response.headers) ? perRequestCaching(response) : response;
 }

@@ -13,12 +13,17 @@ export type StepContext = {
   readonly reporting?: RequestReporting;
   /** The visitor's language, writing direction and time zone; set by the visitor step (visitor/visitor.ts). */
   readonly visitor?: Visitor;
+  /**
+   * The SharedPages entrypoint only: whom a copy for everyone is rendered for (its props' locale, no time
+   * zone: visitor/visitor.ts, sharedVisitor); unset when its props name no locale of the product.
+   */
+  readonly sharedVisitor?: Visitor;
 };
 
 /** The rest of the list after a step; a step may hand it another request (a shared page's) or context. */
 export type Next = (request: Request, context: StepContext) => Promise<Response>;
 
-/** One step of the Worker (packages/edge-platform/src/worker/app.ts): answers, or hands the request on to `next`. */
+/** One step of an entrypoint of the Worker (packages/edge-platform/src/worker/app.ts): answers, or hands the request on to `next`. */
 export type Step = (request: Request, context: StepContext, next: Next) => Promise<Response> | Response;
 
 /** The steps as one function, built once per isolate; the last step must answer. */

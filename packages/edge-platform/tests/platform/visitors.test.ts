@@ -118,22 +118,75 @@ describe("copies for everyone carry no visitor", () => {
     expect(html).not.toContain("data-time-zone");
   });
 
-  test("a shared page stored for an Arabic visitor in Tokyo is served to the next visitor without either", async () => {
+  test("a shared page is stored once per negotiated language, never with a visitor's zone or cookies", async () => {
     // A route that opts in through its `headers` (public, s-maxage), as docs/caching.md says.
     const path = `/slow/cached?visitors=${Math.random().toString(36).slice(2)}`;
-    const first = await get(path, { "Accept-Language": "ar", Cookie: "tz=Asia%2FTokyo" });
-    const firstPage = await first.text();
-    expect(first.headers.get("cf-cache-status")).toBe("MISS");
-    const second = await get(path, { "Accept-Language": "en" });
-    expect(second.headers.get("cf-cache-status")).toBe("HIT");
-    for (const [response, page] of [
-      [first, firstPage],
-      [second, await second.text()],
-    ] as const) {
-      expect(response.headers.get("Content-Language")).toBe("en");
-      expect(htmlElement(page)).toMatch(/lang="en" dir="ltr"/);
+    const check = async (headers: Record<string, string>, status: string, locale: "en" | "ar") => {
+      const response = await get(path, headers);
+      const page = await response.text();
+      expect(response.headers.get("cf-cache-status")).toBe(status);
+      expect(response.headers.get("Content-Language")).toBe(locale);
+      expect(htmlElement(page)).toMatch(locale === "ar" ? /lang="ar" dir="rtl"/ : /lang="en" dir="ltr"/);
       expect(htmlElement(page)).not.toContain("data-time-zone");
       expect(page).not.toContain("Asia/Tokyo");
-    }
+      expect(page).toContain("Rendered from the URL alone.");
+      return /<time dateTime="([^"]+)"/.exec(page)?.[1];
+    };
+    const arabic = await check({ "Accept-Language": "ar", Cookie: "tz=Asia%2FTokyo" }, "MISS", "ar");
+    const english = await check({ "Accept-Language": "en" }, "MISS", "en");
+    // Another spelling of Arabic negotiates the same locale: the same copy.
+    expect(await check({ "Accept-Language": "ar-EG,ar;q=0.9" }, "HIT", "ar")).toBe(arabic);
+    // The locale cookie comes before Accept-Language, for the key as for the page.
+    expect(await check({ "Accept-Language": "en", Cookie: "locale=ar" }, "HIT", "ar")).toBe(arabic);
+    expect(await check({ "Accept-Language": "en-GB" }, "HIT", "en")).toBe(english);
+  });
+
+  test("a purge of the page's tag purges its copy in every language", async () => {
+    const served = app.workersCache;
+    if (!served) throw new Error("the Workers Cache emulation is off");
+    const path = `/slow/cached?purged=${Math.random().toString(36).slice(2)}`;
+    for (const language of ["ar", "en"]) await (await get(path, { "Accept-Language": language })).text();
+    for (const language of ["ar", "en"])
+      expect((await get(path, { "Accept-Language": language })).headers.get("cf-cache-status")).toBe("HIT");
+    expect(served.purge({ tags: ["slow"] })).toEqual({ success: true, errors: [] });
+    for (const language of ["ar", "en"])
+      expect((await get(path, { "Accept-Language": language })).headers.get("cf-cache-status")).toBe("MISS");
+  });
+});
+
+describe("the visitor the gateway hands its shared-pages entrypoint is its own, never a client's", () => {
+  const forged = JSON.stringify({ locale: "ar", timeZone: "Asia/Tokyo" });
+
+  test("a page rendered for the visitor: the header a client sends changes nothing", async () => {
+    const response = await get("/now", { "Accept-Language": "en", "x-edge-platform-visitor": forged });
+    expect(response.headers.get("Content-Language")).toBe("en");
+    const page = await response.text();
+    expect(htmlElement(page)).toMatch(/lang="en" dir="ltr"/);
+    expect(htmlElement(page)).not.toContain("Asia/Tokyo");
+  });
+
+  test("a shared page: neither the key nor the copy follows the header", async () => {
+    const path = `/slow/cached?forged=${Math.random().toString(36).slice(2)}`;
+    const first = await get(path, { "Accept-Language": "en", "x-edge-platform-visitor": forged });
+    expect(first.headers.get("cf-cache-status")).toBe("MISS");
+    expect(first.headers.get("Content-Language")).toBe("en");
+    expect(htmlElement(await first.text())).toMatch(/lang="en" dir="ltr"/);
+    // The Arabic copy was never stored: the forged header did not name the key.
+    const arabic = await get(path, { "Accept-Language": "ar" });
+    expect(arabic.headers.get("cf-cache-status")).toBe("MISS");
+    expect(arabic.headers.get("Content-Language")).toBe("ar");
+    await arabic.text();
+  });
+
+  test("nor do the emulation's own headers, sent by a client", async () => {
+    const path = `/slow/cached?emulation=${Math.random().toString(36).slice(2)}`;
+    const response = await get(path, {
+      "Accept-Language": "en",
+      "x-edge-platform-workers-cache-props": JSON.stringify({ locale: "ar" }),
+      "x-edge-platform-workers-cache-url": new URL("/now", app.url).href,
+    });
+    expect(response.headers.get("cf-cache-status")).toBe("MISS");
+    expect(response.headers.get("Content-Language")).toBe("en");
+    expect(await response.text()).toContain("<h1>Slow</h1>");
   });
 });

@@ -11,6 +11,8 @@ import {
   PER_REQUEST_CACHE_CONTROL,
   PERMISSIONS_POLICY,
   scriptHash,
+  sharedPageHeaders,
+  withoutEdgeCaching,
   withPlatformHeaders,
 } from "../../src/headers";
 import { inlineScripts } from "../../src/testing/inline-scripts";
@@ -142,6 +144,36 @@ describe("withPlatformHeaders (what every answer leaves the Worker with)", () =>
     const redirect = withPlatformHeaders(Response.redirect("https://app.example/about", 308));
     expect(redirect.headers.get("Cache-Control")).toBe(PER_REQUEST_CACHE_CONTROL);
     expect(redirect.status).toBe(308);
+  });
+});
+
+describe("withoutEdgeCaching (what the gateway, the Worker's default entrypoint, answers)", () => {
+  test("a shared copy handed on loses the edge's headers and keeps the browser's per-request caching", async () => {
+    const copy = new Response("<!DOCTYPE html>", {
+      headers: {
+        "Content-Type": "text/html",
+        "CDN-Cache-Control": "max-age=60",
+        ...sharedPageHeaders(
+          { sMaxAge: 60, staleWhileRevalidate: 600, tags: ["messages"] },
+          "/messages/latest",
+        ),
+      },
+    });
+    const leaving = withoutEdgeCaching(copy);
+    expect(Object.fromEntries(leaving.headers)).toEqual({
+      "content-type": "text/html",
+      "cache-control": PER_REQUEST_CACHE_CONTROL,
+    });
+    expect(await leaving.text()).toBe("<!DOCTYPE html>");
+  });
+
+  test("its status and body are kept; an answer without them is left as it is", async () => {
+    const notFound = withoutEdgeCaching(new Response("gone", { status: 404, headers: { "Cache-Tag": "a" } }));
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.has("Cache-Tag")).toBe(false);
+    expect(await notFound.text()).toBe("gone");
+    const asset = new Response("x", { headers: { "Cache-Control": "public, max-age=0, must-revalidate" } });
+    expect(withoutEdgeCaching(asset)).toBe(asset);
   });
 });
 

@@ -194,6 +194,16 @@ describe("compressed", () => {
     expect(changed.read()).toBe(true);
   });
 
+  test("a file whose length no header states (workerd's assets) but whose ETag is strong: compressed whole, kept", async () => {
+    const script = `export const b = ${JSON.stringify("y".repeat(2000))};`;
+    const unstated = (body: ReadableStream<Uint8Array> | string) =>
+      new Response(body, { headers: { "Content-Type": "text/javascript", ETag: '"v1"' } });
+    expect(await inflate(compressed(getFile("/assets/unstated.js"), unstated(script)))).toBe(script);
+    const again = watched(script);
+    expect(await inflate(compressed(getFile("/assets/unstated.js"), unstated(again.body)))).toBe(script);
+    expect(again.read()).toBe(false);
+  });
+
   test.each([
     ["a weak ETag", 'W/"v1"', 200],
     ["no ETag", null, 200],

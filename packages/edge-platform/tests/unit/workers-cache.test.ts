@@ -14,9 +14,11 @@ function setUp(
 ) {
   let clock = 1_000_000;
   const seen: Request[] = [];
+  const seenProps: unknown[] = [];
   const cache = createWorkersCache({
-    fetchOrigin: async (request) => {
+    fetchOrigin: async (request, props) => {
       seen.push(request);
+      seenProps.push(props);
       const { status = 200, headers = {}, body } = await answer(request, seen.length);
       const nullBody = status === 204 || status === 304;
       return new Response(nullBody ? null : (body ?? `#${seen.length}`), { status, headers });
@@ -27,11 +29,13 @@ function setUp(
   return {
     cache,
     seen,
+    seenProps,
     advance(seconds: number) {
       clock += seconds * 1000;
     },
-    async get(path: string, init: RequestInit = {}) {
-      const response = await cache.fetch(new Request(new URL(path, "http://localhost"), init));
+    async get(path: string, init: RequestInit = {}, props?: unknown) {
+      const request = new Request(new URL(path, "http://localhost"), init);
+      const response = await cache.fetch(request, props === undefined ? undefined : { props });
       return { status: response.headers.get("cf-cache-status"), body: await response.text(), response };
     },
   };
@@ -198,6 +202,62 @@ describe("purge", () => {
     expect(cache.purge({ tags: ["x"] }).errors[0]?.code).toBe(429);
     advance(30);
     expect([purge(), purge()]).toEqual([true, false]);
+  });
+});
+
+describe("the props of an entrypoint's call (ctx.props, part of the key)", () => {
+  test("one copy per props, whatever the order of their keys; the origin is called with them", async () => {
+    const { get, seenProps } = setUp(() => ({ headers: FOR_60 }));
+    expect(await get("/page", {}, { locale: "ar", v: 1 })).toMatchObject({ status: "MISS", body: "#1" });
+    expect(await get("/page", {}, { locale: "en", v: 1 })).toMatchObject({ status: "MISS", body: "#2" });
+    expect(await get("/page", {}, { v: 1, locale: "ar" })).toMatchObject({ status: "HIT", body: "#1" });
+    expect(await get("/page")).toMatchObject({ status: "MISS", body: "#3" });
+    expect(seenProps).toEqual([{ locale: "ar", v: 1 }, { locale: "en", v: 1 }, undefined]);
+  });
+
+  test("a refresh in the background is called with the props its copy was filled with", async () => {
+    const { get, seenProps, advance, cache } = setUp(() => ({
+      headers: { "Cache-Control": "max-age=10, stale-while-revalidate=60" },
+    }));
+    await get("/page", {}, { locale: "ar" });
+    advance(20);
+    expect((await get("/page", {}, { locale: "ar" })).status).toBe("UPDATING");
+    await cache.settled();
+    expect(seenProps).toEqual([{ locale: "ar" }, { locale: "ar" }]);
+  });
+
+  test("every props' copy of a page shares its tags and path: a purge by either reaches them all", async () => {
+    const { cache, get } = setUp(() => ({ headers: { ...FOR_60, "Cache-Tag": "page" } }));
+    const both = async () =>
+      Promise.all([
+        get("/page?x=1", {}, { locale: "ar" }).then(({ status }) => status),
+        get("/page?x=1", {}, { locale: "en" }).then(({ status }) => status),
+      ]);
+    await both();
+    expect(await both()).toEqual(["HIT", "HIT"]);
+    expect(cache.purge({ tags: ["page"] }).success).toBe(true);
+    expect(await both()).toEqual(["MISS", "MISS"]);
+    expect(cache.purge({ pathPrefixes: ["/page"] }).success).toBe(true);
+    expect(await both()).toEqual(["MISS", "MISS"]);
+    expect(await both()).toEqual(["HIT", "HIT"]);
+  });
+
+  test("concurrent requests collapse per key: one fill per props", async () => {
+    let fills = 0;
+    const cache = createWorkersCache({
+      fetchOrigin: async () => {
+        fills++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return new Response("page", { headers: FOR_60 });
+      },
+    });
+    const call = (locale: string) =>
+      cache.fetch(new Request("http://localhost/page"), { props: { locale } }).then((r) => r.text());
+    await Promise.all([
+      ...Array.from({ length: 10 }, () => call("ar")),
+      ...Array.from({ length: 10 }, () => call("en")),
+    ]);
+    expect(fills).toBe(2);
   });
 });
 
