@@ -125,7 +125,7 @@ test("the 404 page is in the visitor's language, the contract's error sentences 
   await context.close();
 });
 
-test("a shared page shows each visitor their own zone once hydrated, relative times and isolated names", async ({
+test("a shared page shows each visitor the copy's instant in their own zone once hydrated", async ({
   browser,
 }) => {
   for (const timezoneId of ["Asia/Tokyo", "America/Los_Angeles"]) {
