@@ -43,56 +43,41 @@ async function postMessage(page: Page, name: string, text: string, shown = text)
   await expect(page.getByRole("list", { name: "Latest messages" }).getByText(shown)).toBeVisible();
 }
 
-test.describe("reflow at 320 px (WCAG 1.4.10)", () => {
+const DESKTOP = { width: 1280, height: 800 };
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa"];
+
+/**
+ * One test per page, so that each page is loaded once for all of its checks (a page load and a browser context
+ * cost more here than the checks): the page's own status and heading first, so a missing page fails rather than
+ * checking the 404 page; then reflow at 320 px, its title and description, axe in light mode on the phone and in
+ * dark mode on a desktop, and the same title after a client navigation.
+ */
+test.describe("every page: reflow at 320 px (WCAG 1.4.10), title and description, axe WCAG 2.1 A and AA", () => {
   test.use({ viewport: PHONE });
 
   for (const { path, h1, ...rest } of PAGES) {
-    test(`${path} does not scroll sideways`, async ({ page, pageProblems }) => {
+    test(`${path}`, async ({ page, pageProblems }) => {
       pageProblems.expect(ERROR_STATUS);
       const response = await page.goto(path);
       expect(response?.status()).toBe("status" in rest ? rest.status : 200);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(h1);
-      expect(await scrollsSideways(page)).toBe(false);
-    });
-  }
 
-  test("a 500-character word and a message in lines leave /messages within the screen, lines shown as lines", async ({
-    page,
-  }) => {
-    const word = "W".repeat(490) + Math.random().toString(36).slice(2, 12).padEnd(10, "0");
-    const lines = [unique("first line"), "second line", "third line"];
-    await page.goto("/messages");
-    await waitForHydration(page);
-    await postMessage(page, "N".repeat(50), word);
-    await postMessage(page, "Lines", lines.join("\n"), lines[0]);
-    const list = page.getByRole("list", { name: "Latest messages" });
-    await expect(list.getByText(word)).toBeVisible();
-    // innerText follows the CSS: line breaks that are not shown read as spaces.
-    expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
-    expect(await scrollsSideways(page)).toBe(false);
+      expect(await scrollsSideways(page), "scrolls sideways at 320 px").toBe(false);
 
-    await page.reload();
-    await expect(list.getByText(word)).toBeVisible();
-    expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
-    expect(await scrollsSideways(page)).toBe(false);
-  });
-});
-
-test.describe("titles and descriptions", () => {
-  for (const { path } of PAGES) {
-    test(`${path} has a title and a meta description, after a document load and a client navigation`, async ({
-      page,
-      pageProblems,
-    }) => {
-      pageProblems.expect(ERROR_STATUS);
       const head = async () => ({
         title: await page.title(),
         description: await page.locator('meta[name="description"]').getAttribute("content"),
       });
-      await page.goto(path);
       const loaded = await head();
       expect(loaded.title).not.toBe("");
       expect(loaded.description?.length).toBeGreaterThan(10);
+
+      const light = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      expect(light.violations, "axe, light mode, 320 px").toEqual([]);
+      await page.setViewportSize(DESKTOP);
+      await page.emulateMedia({ colorScheme: "dark" });
+      const dark = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      expect(dark.violations, "axe, dark mode, desktop").toEqual([]);
 
       // The failure route throws on the server only; the client renders its own page and meta.
       if (path === "/failures/render") return;
@@ -106,32 +91,46 @@ test.describe("titles and descriptions", () => {
   }
 });
 
-test.describe("axe: WCAG 2.1 A and AA", () => {
-  for (const colorScheme of ["light", "dark"] as const) {
-    for (const { path, h1 } of PAGES) {
-      test(`${path} in ${colorScheme} mode has no violations`, async ({ page, pageProblems }) => {
-        pageProblems.expect(ERROR_STATUS);
-        await page.emulateMedia({ colorScheme });
-        await page.goto(path);
-        await expect(page.getByRole("heading", { level: 1 })).toHaveText(h1);
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
-        expect(results.violations).toEqual([]);
-      });
-    }
+test.describe("/messages in use", () => {
+  test.describe("at 320 px", () => {
+    test.use({ viewport: PHONE });
 
-    test(`/messages showing errors and a posted message in ${colorScheme} mode has no violations`, async ({
+    test("a 500-character word and a message in lines leave /messages within the screen, lines shown as lines", async ({
       page,
     }) => {
-      await page.emulateMedia({ colorScheme });
+      const word = "W".repeat(490) + Math.random().toString(36).slice(2, 12).padEnd(10, "0");
+      const lines = [unique("first line"), "second line", "third line"];
       await page.goto("/messages");
       await waitForHydration(page);
-      await postMessage(page, "Axe", unique("checked by axe"));
-      await page.getByRole("button", { name: "Post message" }).click();
-      await expect(page.getByText("Your message was not posted: 2 fields need correcting.")).toBeVisible();
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
-      expect(results.violations).toEqual([]);
+      await postMessage(page, "N".repeat(50), word);
+      await postMessage(page, "Lines", lines.join("\n"), lines[0]);
+      const list = page.getByRole("list", { name: "Latest messages" });
+      await expect(list.getByText(word)).toBeVisible();
+      // innerText follows the CSS: line breaks that are not shown read as spaces.
+      expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
+      expect(await scrollsSideways(page)).toBe(false);
+
+      await page.reload();
+      await expect(list.getByText(word)).toBeVisible();
+      expect(await list.getByText(lines[0] ?? "").innerText()).toBe(lines.join("\n"));
+      expect(await scrollsSideways(page)).toBe(false);
     });
-  }
+  });
+
+  test("/messages showing errors and a posted message has no violations, light and dark", async ({
+    page,
+  }) => {
+    await page.goto("/messages");
+    await waitForHydration(page);
+    await postMessage(page, "Axe", unique("checked by axe"));
+    await page.getByRole("button", { name: "Post message" }).click();
+    await expect(page.getByText("Your message was not posted: 2 fields need correcting.")).toBeVisible();
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      expect(results.violations, `axe, ${colorScheme} mode`).toEqual([]);
+    }
+  });
 });
 
 test.describe("client navigations for screen readers", () => {
