@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { storedMessageCount } from "../support/messages-db.ts";
 
 // Generated input (fast-check) sent to the built Worker over HTTP: the tunnel and the /messages
-// action. Bounded: 1,000 requests per property, on 127.0.0.1, against the local ingest stand-in.
+// action. Bounded: 400 requests per property, on 127.0.0.1, against the local ingest stand-in. Each request
+// crosses workerd and D1 (about 35 ms here), so the count is what the suite's time allows; the generators'
+// breadth is tested in-process, thousands of cases at a time (tests/unit/fuzz-forms.test.ts, the package's
+// fuzz-envelope.test.ts), and every run draws a new seed.
 
-const RUNS = { numRuns: 1_000 };
+const RUNS = { numRuns: 400 };
 const encoder = new TextEncoder();
 
 let ingest: IngestStandIn;
