@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
@@ -96,6 +96,33 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
     await page.getByRole("link", { name: "About", exact: true }).click();
     await expect(page.locator(".about-platform")).toHaveCSS("border-inline-start-width", "4px");
     expect(await cspViolations()).toEqual([]);
+  });
+
+  test("an edited shared route is fresh on the next reload, never a copy older code rendered", async ({
+    page,
+    request,
+  }) => {
+    const file = join(ROOT, "app/routes/messages-latest.tsx");
+    const original = await readFile(file, "utf8");
+    const edited = original.replace('heading: "Latest messages"', 'heading: "Latest messages, edited"');
+    expect(edited).not.toBe(original);
+    const heading = async () =>
+      /<h1>([^<]*)<\/h1>/.exec(await (await request.get("/messages/latest")).text())?.[1];
+    await expect
+      .poll(async () => (await request.get("/messages/latest")).headers()["cf-cache-status"])
+      .toBe("HIT");
+    try {
+      await writeFile(file, edited);
+      // The copy is shared for 60 s: without the edit emptying the cache, it would be answered until then.
+      await expect.poll(heading, { timeout: 10_000 }).toBe("Latest messages, edited");
+      // And the edited page hydrates with the edited modules: a mismatch is a console error (pageProblems).
+      await page.goto("/messages/latest");
+      await waitForHydration(page);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Latest messages, edited");
+    } finally {
+      await writeFile(file, original);
+    }
+    await expect.poll(heading, { timeout: 10_000 }).toBe("Latest messages");
   });
 
   test("Vite's modules and per-request pages pass by the cache", async ({ request }) => {

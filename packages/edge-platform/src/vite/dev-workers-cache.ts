@@ -55,12 +55,19 @@ export function devWorkersCache(): Plugin {
       const listening = server.httpServer !== null;
       const secret = randomUUID();
       const base = `/__edge-platform/workers-cache/${secret}`;
-      const cache =
-        enabled && listening
-          ? createWorkersCache({
-              fetchOrigin: (request, props) => askAgain(server, request, secret, props),
-            })
-          : undefined;
+      const emptyCache = () =>
+        createWorkersCache({ fetchOrigin: (request, props) => askAgain(server, request, secret, props) });
+      let cache = enabled && listening ? emptyCache() : undefined;
+      // An edit is never answered from a copy made by older code: a copy outlives the code that rendered it
+      // (up to its s-maxage), and hydrating it with the edited modules is a mismatch. Any file the dev server
+      // watches (the app, its styles, its configuration) starts an empty cache; a fill still running for the
+      // old one stores into the old one, which nothing reads. Deployed, a new version has its own copies
+      // (docs/caching.md): this is what that costs in development.
+      if (cache) {
+        server.watcher.on("all", (event) => {
+          if (event === "change" || event === "add" || event === "unlink") cache = emptyCache();
+        });
+      }
 
       // First in the stack: no client's copy of the dev server's headers gets any further, cache on or off (a
       // development build trusts them).
