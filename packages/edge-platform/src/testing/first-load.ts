@@ -17,7 +17,11 @@ const SENTRY_CODE = /__SENTRY__|sentry\.javascript|@sentry\//;
  * `<link rel="modulepreload">` and every inline script of its HTML, raw and gzip -9.
  */
 export async function measureFirstLoad(origin: URL, path: string): Promise<FirstLoad> {
-  const html = await (await fetch(new URL(path, origin))).text();
+  const page = await fetch(new URL(path, origin));
+  const html = await page.text();
+  // A page that is not there (its route deleted) would measure the 404 page under its name: say so instead.
+  if (page.status !== 200)
+    throw new Error(`${path} answered ${page.status}, not 200: nothing of it to measure`);
   const urls = new Set<string>();
   for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) if (match[1]) urls.add(match[1]);
   for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g))

@@ -12,9 +12,16 @@ import { reportingVars } from "../../src/testing/serve-with-ingest.ts";
 
 // packages/edge-platform/docs/reporting.md, "What a team gets for each kind of failure": every server error is logged and reported
 // for every request it breaks, including errors after the Response exists, whether or not the request is
-// traced (rate 1: all are; rate 0: none is).
+// traced (rate 1: all are; rate 0: none is). Each test counts only what its own requests caused: a request
+// of an earlier test that timed out may still log and report while the next one runs.
 
-type ServerErrorLine = { digest: string; path: string; route?: string; error: { message: string } };
+type ServerErrorLine = {
+  digest: string;
+  path: string;
+  route?: string;
+  request_id: string;
+  error: { message: string };
+};
 
 let ingest: IngestStandIn;
 const served: Record<string, ServedBuild> = {};
@@ -36,34 +43,57 @@ afterAll(async () => {
   await ingest?.close();
 });
 
+/** The ids of this test's own requests: the log lines name them (`request_id`, from `cf-ray`). */
+let ownRequests = new Set<string>();
+
 beforeEach(() => {
   ingest.received.length = 0;
   logs = [];
+  ownRequests = new Set();
 });
 
-/** A browser's request (streamed, not a crawler's whole document), read to its end. */
+/**
+ * A browser's request (streamed, not a crawler's whole document), read to its end, with an id of its own in
+ * `cf-ray` (Cloudflare's request id, which the log lines carry).
+ */
 async function load(app: ServedBuild, path: string) {
+  const id = `test-${crypto.randomUUID()}`;
+  ownRequests.add(id);
   const response = await fetch(new URL(path, app.url), {
-    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36" },
+    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36", "cf-ray": id },
     signal: AbortSignal.timeout(10_000),
   });
   return { status: response.status, body: await response.text() };
 }
 
-function serverErrorLines(): ServerErrorLine[] {
+/** This test's requests' log lines of the given event. */
+function ownLines(event: string): ServerErrorLine[] {
   return logs
-    .filter((log) => log.message.includes('"event":"server_error"'))
-    .map((log) => JSON.parse(log.message) as ServerErrorLine);
+    .filter((log) => log.message.includes(`"event":"${event}"`))
+    .map((log) => JSON.parse(log.message) as ServerErrorLine)
+    .filter((line) => ownRequests.has(line.request_id));
+}
+
+function serverErrorLines(): ServerErrorLine[] {
+  return ownLines("server_error");
+}
+
+/** Error events of this test's requests: those carrying the digest of one of their log lines. */
+function ownEvents() {
+  const digests = new Set(serverErrorLines().map((line) => line.digest));
+  return receivedEvents(ingest.received).filter((event) =>
+    digests.has((event.tags as { digest?: string } | undefined)?.digest ?? ""),
+  );
 }
 
 /** Waits for `count` error events, then a little longer for strays (reports go out after the response). */
 async function errorEvents(count: number) {
   const deadline = Date.now() + 10_000;
-  while (receivedEvents(ingest.received).length < count && Date.now() < deadline) {
+  while (ownEvents().length < count && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   await new Promise((resolve) => setTimeout(resolve, 750));
-  return receivedEvents(ingest.received);
+  return ownEvents();
 }
 
 describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
@@ -153,8 +183,12 @@ describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
     const { status } = await load(served[rate] as ServedBuild, "/failures/status");
     expect(status).toBe(503);
     await errorEvents(0);
-    expect(receivedEvents(ingest.received)).toEqual([]);
-    expect(logs.filter((log) => log.message.includes('"event":"server_error_status"'))).toHaveLength(1);
+    const routes = receivedEvents(ingest.received).map(
+      (event) => (event.tags as { route?: string } | undefined)?.route,
+    );
+    expect(routes).not.toContain("/failures/status");
+    expect(serverErrorLines()).toEqual([]);
+    expect(ownLines("server_error_status")).toHaveLength(1);
   });
 
   test("one error object that breaks three requests is logged and reported three times", async () => {

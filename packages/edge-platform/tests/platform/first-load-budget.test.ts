@@ -41,6 +41,12 @@ describe("the platform's first-load cost", () => {
     const firstLoad = await measureFirstLoad(app.url, "/");
     expect(firstLoad.files.filter((file) => file.hasSentry).map((file) => file.url)).toEqual([]);
   });
+
+  test("a page that is not there is not measured as the 404 page under its name", async () => {
+    await expect(measureFirstLoad(app.url, "/no-such-page")).rejects.toThrow(
+      "/no-such-page answered 404, not 200",
+    );
+  });
 });
 
 describe("the browser's source maps", () => {
