@@ -152,6 +152,19 @@ test("a page load's LCP, FCP, TTFB and CLS arrive through the tunnel on its rout
 test("a visit that ends right after the SDK is ready still delivers its LCP and CLS", async ({ page }) => {
   const { app, ingest } = sampled;
   await page.goto(new URL("/vitals/lhr", app.url).href);
+  // The banner's shift has happened (the browser recorded it): what is tested is its delivery, not a race
+  // between the frame that shows the banner and the SDK's start.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        new PerformanceObserver((list, observer) => {
+          if (list.getEntries().length > 0) {
+            observer.disconnect();
+            resolve();
+          }
+        }).observe({ type: "layout-shift", buffered: true }),
+      ),
+  );
   await waitForReporting(page);
   await page.close({ runBeforeUnload: true });
 
