@@ -1,37 +1,30 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
-/** The repository whose biome.json is checked: the product at its root, this package in packages/edge-platform. */
-const ROOT = resolve(import.meta.dirname, "../../../..");
-
-type Overrides = { plugins?: string[] }[];
+/** This package, linked into the product as its node_modules/edge-platform. */
+const PACKAGE = resolve(import.meta.dirname, "../..");
+/** The repository's Biome (the product's devDependency). */
+const BIOME = resolve(PACKAGE, "../../node_modules/.bin/biome");
 
 /**
- * Biome on one file, with the repository's configuration (a file, not stdin: Biome runs no plugins on
- * stdin), as `npm run lint` would see it at `path` (relative to the repository's root). The copy of
- * biome.json points at its plugins in place, top-level and in overrides; no git outside the repo.
+ * Biome on one file of a product whose biome.json only extends the package's shareable configuration
+ * (`"extends": ["edge-platform/biome"]`, lint/biome-product.json): the rules every product gets from the
+ * package, and nothing of this repository's own. A file, not stdin (Biome runs no plugins on stdin); `path` is
+ * where the file sits in the product.
  */
 export function lint(source: string, path = "app/routes/example.tsx"): { ok: boolean; output: string } {
-  const directory = mkdtempSync(join(tmpdir(), "lint-"));
+  const product = mkdtempSync(join(tmpdir(), "lint-"));
   try {
-    const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8"));
-    const inPlace = (plugin: string) => resolve(ROOT, plugin);
-    config.$schema = undefined;
-    config.vcs = { enabled: false };
-    if (config.plugins) config.plugins = config.plugins.map(inPlace);
-    for (const override of (config.overrides ?? []) as Overrides)
-      if (override.plugins) override.plugins = override.plugins.map(inPlace);
-    writeFileSync(join(directory, "biome.json"), JSON.stringify(config));
-    mkdirSync(dirname(join(directory, path)), { recursive: true });
-    writeFileSync(join(directory, path), source);
-    const result = spawnSync(join(ROOT, "node_modules/.bin/biome"), ["lint", path], {
-      cwd: directory,
-      encoding: "utf8",
-    });
+    mkdirSync(join(product, "node_modules"));
+    symlinkSync(PACKAGE, join(product, "node_modules", "edge-platform"));
+    writeFileSync(join(product, "biome.json"), JSON.stringify({ extends: ["edge-platform/biome"] }));
+    mkdirSync(dirname(join(product, path)), { recursive: true });
+    writeFileSync(join(product, path), source);
+    const result = spawnSync(BIOME, ["lint", path], { cwd: product, encoding: "utf8" });
     return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
   } finally {
-    rmSync(directory, { recursive: true, force: true });
+    rmSync(product, { recursive: true, force: true });
   }
 }
