@@ -73,7 +73,7 @@ export function withPlatformHeaders(response: Response): Response {
   // an action (errors/with-error-digests.server.ts). React Router's own 405, for a method it does not handle
   // at all (OPTIONS, PROPFIND), carries none: it gets the methods every page answers. A route with an action
   // takes POST too, which this leaves out: the Worker does not match routes to find out.
-  if (status === 405 && !headers.has("Allow")) missing.push(["Allow", "GET, HEAD"]);
+  if (status === 405 && !headers.has("Allow")) missing.push(allowHeader("GET, HEAD"));
   if (missing.length === 0) return response;
   // In place where the headers may change; responses from fetch() or Response.redirect() are copied.
   return withHeaderChanges(response, missing);
@@ -84,7 +84,23 @@ export function withPlatformHeaders(response: Response): Response {
  * page whose route has no `headers` export, so the wait is added to the answer, document and page data alike.
  */
 export function withRetryAfter(response: Response, seconds: number): Response {
-  return withHeaderChanges(response, [["Retry-After", String(seconds)]]);
+  return withHeaderChanges(response, [retryAfterHeader(seconds)]);
+}
+
+/**
+ * RFC 9110 (10.2.3): when a client may try again, in seconds. Every `Retry-After` the Worker writes is made
+ * here: a refused write's (withRetryAfter) and the tunnel's own 429 (worker/monitoring-tunnel.ts).
+ */
+export function retryAfterHeader(seconds: number): [string, string] {
+  return ["Retry-After", String(seconds)];
+}
+
+/**
+ * RFC 9110 (10.2.1): the methods a 405's target supports. Every `Allow` the Worker writes is made here: a
+ * page's 405 without one (withPlatformHeaders) and the tunnel's (worker/monitoring-tunnel.ts).
+ */
+export function allowHeader(methods: string): [string, string] {
+  return ["Allow", methods];
 }
 
 // ---------------------------------------------------------------------------------------------------------

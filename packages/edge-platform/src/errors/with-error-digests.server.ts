@@ -169,11 +169,12 @@ function guardMiddleware(middleware: RouteMiddleware, key: string): RouteMiddlew
  * The action of a route that has none. React Router's own 405 for it carries a developer message that names
  * the route ("You made a PATCH request to … but did not provide an `action` for route …"), which reached the
  * page's hydration data and, through the error page, its text (packages/edge-platform/docs/decisions/019-probe-findings.md); this
- * one carries no message, and the methods such a route answers. The browser's router never calls it: the
- * route manifest, built from the route's own module, still says the route has no action.
+ * one carries no message; the Worker's headers step (headers.ts) gives it the methods such a route answers,
+ * `Allow: GET, HEAD`. The browser's router never calls it: the route manifest, built from the route's own
+ * module, still says the route has no action.
  */
 function refuseMutation(): never {
-  throw data(null, { status: 405, statusText: reasonPhrase(405), headers: { Allow: "GET, HEAD" } });
+  throw data(null, { status: 405, statusText: reasonPhrase(405) });
 }
 
 /** A thrown `data()` reaches the error boundary as a route error response, which is not sanitized. */

@@ -67,8 +67,8 @@ function limited(action: RouteAction, binding: RateLimitName): RouteAction {
     const perRequest = getRequestContext(args.context);
     const retryAfterSeconds = await clientOverLimit(perRequest.env, binding, args.request);
     if (retryAfterSeconds === undefined) return action(args);
-    // React Router keeps only an action's cookies on a page without a `headers` export; the Worker adds
-    // Retry-After to whatever answer this request ends with (packages/edge-platform/src/worker/app.ts).
+    // React Router keeps only an action's cookies on a page without a `headers` export, so the Worker writes
+    // Retry-After on whatever answer this request ends with (worker/app.ts, headers.ts's withRetryAfter).
     perRequest.retryAfterSeconds = retryAfterSeconds;
     const refusal: WriteLimited = {
       writeLimited: {
@@ -77,7 +77,7 @@ function limited(action: RouteAction, binding: RateLimitName): RouteAction {
       },
       values: await postedText(args.request),
     };
-    return data(refusal, { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } });
+    return data(refusal, { status: 429 });
   };
 }
 

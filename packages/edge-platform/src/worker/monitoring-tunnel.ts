@@ -1,5 +1,6 @@
 import type { PlatformConfig } from "../config.server";
 import { MONITORING_TUNNEL_MAX_ANSWER_BYTES, REQUEST_BODY_TIMEOUT_MS } from "../constants";
+import { allowHeader, retryAfterHeader } from "../headers";
 import { hasRepeatedKey } from "../http/json-keys";
 import { readLimited, readLimitedBody } from "../http/read-limited-body";
 import { envelopeUrl, isSameDsn, isSameTunnelQuery, type SentryIngestDsn } from "../reporting/sentry-dsn";
@@ -39,7 +40,7 @@ export async function forwardEnvelope(
   overLimit: EnvelopeLimit,
 ): Promise<Response> {
   if (request.method !== "POST")
-    return plain(405, "Method Not Allowed: POST envelopes here.", { Allow: "POST" });
+    return plain(405, "Method Not Allowed: POST envelopes here.", [allowHeader("POST")]);
   if (!isSameTunnelQuery(new URL(request.url).searchParams, settings.dsn)) {
     return plain(403, "Forbidden: not this application's Sentry project.");
   }
@@ -49,9 +50,7 @@ export async function forwardEnvelope(
     return plain(
       429,
       `Too Many Requests: too many reports from this client; send again in ${retryAfter} seconds.`,
-      {
-        "Retry-After": String(retryAfter),
-      },
+      [retryAfterHeader(retryAfter)],
     );
   }
 
@@ -147,9 +146,9 @@ export function parseEnvelopeHeader(body: Uint8Array): Record<string, unknown> |
   }
 }
 
-function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+function plain(status: number, message: string, headers: [string, string][] = []): Response {
   return new Response(message, {
     status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", ...headers },
+    headers: [["Content-Type", "text/plain; charset=utf-8"], ...headers],
   });
 }
