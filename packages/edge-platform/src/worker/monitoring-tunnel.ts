@@ -130,13 +130,17 @@ export function inertContentType(upstream: string | null): string {
 
 /**
  * The envelope's first line, parsed: a JSON object (SDKs put `dsn`, `event_id`, `sent_at` there).
- * Undefined when it is not valid UTF-8 JSON of an object, or when an object in it repeats a key: the DSN
+ * Undefined when it is not valid UTF-8 JSON of an object (a byte-order mark before it included), or when an object in it repeats a key: the DSN
  * checked here would be the last `dsn`, and Sentry's parser might read the first (http/json-keys.ts).
  */
 export function parseEnvelopeHeader(body: Uint8Array): Record<string, unknown> | undefined {
   const end = body.indexOf(0x0a);
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(end === -1 ? body : body.subarray(0, end));
+    // A byte-order mark is kept (ignoreBOM), so JSON.parse refuses it: decoded, it would vanish here while the
+    // bytes forwarded still start with it, and Sentry's parser reads the line as it is sent.
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
+      end === -1 ? body : body.subarray(0, end),
+    );
     const header: unknown = JSON.parse(text);
     return typeof header === "object" && header !== null && !Array.isArray(header) && !hasRepeatedKey(text)
       ? (header as Record<string, unknown>)

@@ -202,6 +202,10 @@ describe("refusals (nothing is forwarded)", () => {
       Buffer.from(`{"dsn":${JSON.stringify(DSN)},"event_id":"a","event_id":"b"}\n{}`),
     ],
     [
+      "a header after a UTF-8 byte-order mark (read as sent, it is not JSON)",
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), envelope()]),
+    ],
+    [
       "a header that is not UTF-8",
       Buffer.concat([Buffer.from('{"dsn":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
     ],

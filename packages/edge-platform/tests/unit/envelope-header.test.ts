@@ -27,6 +27,7 @@ describe("parseEnvelopeHeader", () => {
     ["a JSON string", bytes('"x"\n')],
     ["null", bytes("null\n")],
     ["invalid UTF-8", bytes('{"dsn":"', [0xc3, 0x28], '"}')],
+    ["preceded by a UTF-8 byte-order mark", bytes([0xef, 0xbb, 0xbf], '{"dsn":"x"}\n{}')],
   ])("refuses a header that is %s", (_, body) => {
     expect(parseEnvelopeHeader(body)).toBeUndefined();
   });
