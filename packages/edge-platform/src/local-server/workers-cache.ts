@@ -503,11 +503,13 @@ function cacheTags(header: string | null): string[] {
   return [...new Set(tags)].slice(0, MAX_TAGS);
 }
 
-/** Whether a key's path is the prefix or under it (a path segment boundary), whatever its query. */
+/**
+ * Whether a key's request path starts with the prefix, whatever its query: no path-segment boundary, as
+ * Workers Cache documents it (`/blog/2026/hello-world` also purges `/blog/2026/hello-world-2`), so a page's
+ * path also reaches its `.data`.
+ */
 function underPrefix(pathAndQuery: string, prefix: string): boolean {
-  const path = pathAndQuery.split("?")[0] ?? "";
-  if (path === prefix || path === prefix.replace(/\/$/, "")) return true;
-  return path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
+  return (pathAndQuery.split("?")[0] ?? "").startsWith(prefix);
 }
 
 function purgeInputErrors(options: CachePurgeOptions): CachePurgeResult["errors"] {

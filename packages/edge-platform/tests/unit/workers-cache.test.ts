@@ -151,15 +151,15 @@ describe("purge", () => {
     expect((await get("/")).status).toBe("HIT");
   });
 
-  test("by path prefix: the path and what is under it, whatever the query; not a longer name", async () => {
+  test("by path prefix: every path that starts with it, whatever the query, a longer name and .data too", async () => {
+    // As Workers Cache documents it: the request path starts with the prefix, no segment boundary.
     const { cache, get } = tagged();
-    for (const path of ["/blog", "/blog/1", "/blog?page=2", "/blogroll", "/"]) await get(path);
+    const under = ["/blog", "/blog/1", "/blog?page=2", "/blogroll", "/blog.data"];
+    for (const path of [...under, "/", "/about/blog"]) await get(path);
     expect(cache.purge({ pathPrefixes: ["/blog"] }).success).toBe(true);
-    expect((await get("/blog")).status).toBe("MISS");
-    expect((await get("/blog/1")).status).toBe("MISS");
-    expect((await get("/blog?page=2")).status).toBe("MISS");
-    expect((await get("/blogroll")).status).toBe("HIT");
+    for (const path of under) expect((await get(path)).status, path).toBe("MISS");
     expect((await get("/")).status).toBe("HIT");
+    expect((await get("/about/blog")).status).toBe("HIT");
   });
 
   test("tags and path prefixes together purge both", async () => {
