@@ -8,6 +8,7 @@ import {
   visitorHeaderValue,
 } from "../page-cache/loopback";
 import {
+  cacheControlDirectives,
   keyedRequest,
   mayShareAnswer,
   policyNonce,
@@ -52,7 +53,7 @@ export async function answerSharedPages(
 ): Promise<Response> {
   const response = await parts.render(request);
   const policy = sharedCachePolicy(response.status, response.headers);
-  if (!policy) return response;
+  if (!policy) return answerForRequestOnly(response);
   if (!mayShareAnswer(request)) return perRequestCaching(response);
   // The visitor's render is theirs (their language and time zone at least), so the copy is rendered again
   // for no one in particular: a shared miss costs two renders (docs/caching.md). A HEAD is answered with
@@ -62,7 +63,7 @@ export async function answerSharedPages(
   const keyed = await parts.renderShared(keyedRequest(url));
   // The route decides again from the URL alone (it might have shared only what a cookie chose).
   const again = sharedCachePolicy(keyed.status, keyed.headers);
-  if (!again) return keyed;
+  if (!again) return answerForRequestOnly(keyed);
   const copy = await sharedCopy(keyed, again, url.pathname, parts.policy);
   return request.method === "HEAD" ? new Response(null, copy) : copy;
 }
@@ -116,9 +117,13 @@ export function throughSharedPages(
 }
 
 /**
- * An answer made for one request only (a request that may not be shared, or no locale to share it in): a
- * route's `s-maxage` never leaves with it, it gets the browser's per-request caching instead.
+ * An answer made for one request only (a request that may not be shared, no locale to share it in, or an
+ * answer the policy does not share, such as one that sets a cookie): a route's `public` or `s-maxage` never
+ * leaves with it; it gets the browser's per-request caching instead. An answer that is not shared must not say
+ * it may be. (A route that writes the edge's own headers, `Cloudflare-CDN-Cache-Control` and `Cache-Tag`,
+ * speaks to Workers Cache alone and keeps them: fixture/app/routes/workers-cached.tsx.)
  */
 export function answerForRequestOnly(response: Response): Response {
-  return sharedCachePolicy(response.status, response.headers) ? perRequestCaching(response) : response;
+  const directives = cacheControlDirectives(response.headers.get("Cache-Control"));
+  return directives.has("public") || directives.has("s-maxage") ? perRequestCaching(response) : response;
 }

@@ -53,6 +53,17 @@ async function freshlyStored(path = "/slow/cached") {
 }
 
 describe("a route that opts in", () => {
+  test("but sets a cookie: not stored, and the browser is not told a shared cache may keep it", async () => {
+    for (const path of ["/slow/cached?set-cookie=1", "/slow/cached?set-cookie=1"]) {
+      const answer = await get(path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("set-cookie")).toContain("seen=1");
+      expect(answer.headers.get("cf-cache-status")).not.toBe("HIT");
+      expect(answer.headers.get("cache-control")).toBe("private, no-store");
+      expect(answer.headers.has("cache-tag")).toBe(false);
+    }
+  });
+
   test("is a hit on repeat, the same page; one that does not is rendered every time", async () => {
     const first = await freshlyStored();
     const second = await get("/slow/cached");
