@@ -4,9 +4,11 @@ const MASK_64 = 0xffffffffffffffffn;
 
 /**
  * A short opaque id for a server error (packages/edge-platform/docs/contract.md C1 "Digest: <id>"): FNV-1a 64 of its name, message and
- * stack, so the same error thrown again gets the same id (it groups) while nothing of the error itself
- * can be read back from it. Pure and synchronous so the renderer, the log line and the error report
- * can all call it.
+ * the place it was thrown (its stack's first frame), so the same error thrown again gets the same id (it
+ * groups) while nothing of the error itself can be read back from it. Only the first frame: what called it
+ * differs between a traced request and an untraced one (Sentry's wrappers sit between React Router and the
+ * route) and between a document and its page data, and one bug must show under one digest. Pure and
+ * synchronous so the renderer, the log line and the error report can all call it.
  */
 export function errorDigest(error: unknown): string {
   let hash = FNV_OFFSET_BASIS;
@@ -18,10 +20,19 @@ export function errorDigest(error: unknown): string {
 }
 
 function describeForDigest(error: unknown): string {
-  if (error instanceof Error) return `${error.name}\n${error.message}\n${error.stack ?? ""}`;
+  if (error instanceof Error) return `${error.name}\n${error.message}\n${throwSite(error.stack ?? "")}`;
   try {
     return `non-error\n${typeof error}\n${JSON.stringify(error) ?? String(error)}`;
   } catch {
     return `non-error\n${typeof error}\n${String(error)}`;
   }
+}
+
+/** A V8 stack's first frame (`at loader (app.js:1:2)`); the whole stack when it has none. */
+function throwSite(stack: string): string {
+  for (const line of stack.split("\n")) {
+    const frame = line.trim();
+    if (frame.startsWith("at ")) return frame;
+  }
+  return stack;
 }

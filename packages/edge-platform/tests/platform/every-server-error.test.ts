@@ -204,6 +204,22 @@ describe.each(["1", "0"])("at SENTRY_TRACES_SAMPLE_RATE %s", (rate) => {
   });
 });
 
+test("one failure has one digest, traced or not: a loader's at rates 1 and 0, a throwing headers' document and page data", async () => {
+  await load(served["1"] as ServedBuild, "/failures/loader");
+  await load(served["0"] as ServedBuild, "/failures/loader");
+  await load(served["1"] as ServedBuild, "/failures/headers");
+  await load(served["1"] as ServedBuild, "/failures/headers.data");
+  await expect.poll(() => serverErrorLines().length).toBe(4);
+  const digests = (path: string) =>
+    new Set(
+      serverErrorLines()
+        .filter((line) => line.route === path)
+        .map((line) => line.digest),
+    );
+  expect(digests("/failures/loader").size).toBe(1);
+  expect(digests("/failures/headers").size).toBe(1);
+});
+
 test("a traced request's error event belongs to the request's trace", async () => {
   await load(served["1"] as ServedBuild, "/failures/loader");
   const [event] = await errorEvents(1);

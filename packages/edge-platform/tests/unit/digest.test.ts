@@ -26,6 +26,15 @@ describe("errorDigest", () => {
     expect(errorDigest(a)).not.toBe(errorDigest(b));
   });
 
+  test("is the same whatever called the place it was thrown (a traced request's wrappers, a document or its data)", () => {
+    const untraced = new Error("same");
+    const traced = new Error("same");
+    untraced.stack = "Error: same\n    at loader (app.js:1:1)\n    at callRouteHandler (router.js:5:1)";
+    traced.stack =
+      "Error: same\n    at loader (app.js:1:1)\n    at wrapped (sentry.js:9:9)\n    at callRouteHandler (router.js:5:1)";
+    expect(errorDigest(traced)).toBe(errorDigest(untraced));
+  });
+
   test("reveals nothing of the message", () => {
     expect(errorDigest(new Error("secret-token"))).not.toContain("secret");
   });
