@@ -68,10 +68,10 @@ export function withPlatformHeaders(response: Response): Response {
     }
   }
   if (!headers.has("Cache-Control")) missing.push(["Cache-Control", PER_REQUEST_CACHE_CONTROL]);
-  // RFC 9110 (15.5.6): a 405 lists the methods its target supports. A product's own refusal says
-  // (`data(…, { status: 405, headers: { Allow: "POST" } })`), and so does the platform's for a route without
-  // an action (errors/with-error-digests.server.ts). React Router's own 405, for a method it does not handle
-  // at all (OPTIONS, PROPFIND), carries none: it gets the methods every page answers. A route with an action
+  // RFC 9110 (15.5.6): a 405 lists the methods its target supports. A product's own refusal may say
+  // (`data(…, { status: 405, headers: { Allow: "POST" } })`). The platform's for a route without an action
+  // (errors/with-error-digests.server.ts) and React Router's own, for a method it does not handle at all
+  // (OPTIONS, PROPFIND), carry none: they get the methods every page answers, here. A route with an action
   // takes POST too, which this leaves out: the Worker does not match routes to find out.
   if (status === 405 && !headers.has("Allow")) missing.push(allowHeader("GET, HEAD"));
   if (missing.length === 0) return response;
