@@ -50,6 +50,9 @@ test("client navigations ask the network for no icon: Chromium's re-fetch is a c
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     await page.waitForLoadState("networkidle");
   }
+  // Chromium asks for the icon after the navigation settles: wait for each answer before reading where it
+  // came from (the last one can still be on its way after networkidle).
+  await expect.poll(() => [...iconRequests.keys()].every((id) => finished.has(id))).toBe(true);
   const afterNavigations = [...iconRequests.values()].slice(firstLoad);
   // Chromium does ask again after each pushState (so the check below is not vacuous)...
   expect(afterNavigations.length).toBeGreaterThan(0);
