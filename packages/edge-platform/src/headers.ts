@@ -323,18 +323,18 @@ function isBuiltAsset(href: string): boolean {
 
 /**
  * What an answer a route declared shareable leaves the Worker with: Workers Cache keeps it for the route's
- * `s-maxage` and serves it stale for its `stale-while-revalidate` while one request refreshes it
- * (`Cloudflare-CDN-Cache-Control`, which Cloudflare reads before `Cache-Control` and removes before the
+ * `s-maxage` and serves it stale for its `stale-while-revalidate` while one request refreshes it, and for its
+ * `stale-if-error` while refreshes fail (RFC 5861; policy.ts) (`Cloudflare-CDN-Cache-Control`, which Cloudflare reads before `Cache-Control` and removes before the
  * answer leaves; `max-age`, because `s-maxage` would switch stale serving off), tagged by the route's tags
  * and the page's path (`Cache-Tag`, also removed by Cloudflare). The browser keeps no copy
  * (`private, no-store`): the edge holds the only shared one, which a purge reaches.
  */
 export function sharedPageHeaders(policy: SharedCachePolicy, pathname: string): Record<string, string> {
-  const staleWhileRevalidate = policy.staleWhileRevalidate
-    ? `, stale-while-revalidate=${policy.staleWhileRevalidate}`
-    : "";
+  const directives = [`max-age=${policy.sMaxAge}`];
+  if (policy.staleWhileRevalidate) directives.push(`stale-while-revalidate=${policy.staleWhileRevalidate}`);
+  if (policy.staleIfError) directives.push(`stale-if-error=${policy.staleIfError}`);
   return {
-    "Cloudflare-CDN-Cache-Control": `max-age=${policy.sMaxAge}${staleWhileRevalidate}`,
+    "Cloudflare-CDN-Cache-Control": directives.join(", "),
     "Cache-Tag": [...policy.tags, pathTag(pathname)].join(","),
     "Cache-Control": PER_REQUEST_CACHE_CONTROL,
   };

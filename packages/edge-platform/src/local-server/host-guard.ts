@@ -33,7 +33,9 @@ export default {
     // whatever the client sent, as Cloudflare does. workerd does not tell a Worker behind a direct socket who
     // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
     // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
-    forwarded.headers.set("CF-Connecting-IP", env.CLIENT_ADDRESS);
+    const stated = env.CLIENT_ADDRESS_HEADER && forwarded.headers.get(env.CLIENT_ADDRESS_HEADER);
+    if (env.CLIENT_ADDRESS_HEADER) forwarded.headers.delete(env.CLIENT_ADDRESS_HEADER);
+    forwarded.headers.set("CF-Connecting-IP", stated || env.CLIENT_ADDRESS);
     // Everything reaches the app's gateway, which hands what may be shared to its SharedPages entrypoint
     // through the Workers Cache emulation when it is on (serve-build.ts). A visitor from anywhere
     // (local-cf.ts): the rest of `request.cf` stays as it came.
@@ -48,6 +50,8 @@ export type HostGuardEnv = {
   ALLOWED_HOSTS: readonly string[];
   /** The loopback address the served socket listens on: every client's address (see fetch). */
   CLIENT_ADDRESS: string;
+  /** Tests only (serveBuild's `clientAddressHeader`): a header whose value is the client's address instead. */
+  CLIENT_ADDRESS_HEADER?: string;
   /** This machine's time zone, a local visitor's unless they say another (local-cf.ts). */
   LOCAL_TIME_ZONE: string;
 };

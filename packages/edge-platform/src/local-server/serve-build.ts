@@ -63,6 +63,12 @@ export type ServeBuildOptions = {
    */
   rateLimits?: Readonly<Record<string, number>>;
   /**
+   * Tests only: the name of a request header whose value the local server states as the client's address
+   * (`CF-Connecting-IP`) in place of its socket's, so one test can be several clients. Never set by `npm
+   * start`: there, as on Cloudflare, no client chooses its own address.
+   */
+  clientAddressHeader?: string;
+  /**
    * The Workers Cache emulation in front of the app's SharedPages entrypoint (workers-cache.ts). On when the
    * build's deploy config enables Workers Cache for that entrypoint (`exports.SharedPages.cache`, else
    * `cache`, in wrangler.toml); `enabled` overrides that (tests).
@@ -72,6 +78,8 @@ export type ServeBuildOptions = {
     /** Tests only: the purge API's rate limit in place of Cloudflare's Free plan's. */
     purgeLimit?: Partial<PurgeLimit>;
     maxBytes?: number;
+    /** Tests only: the cache's clock (ms), moved by the test instead of waited for. */
+    now?: () => number;
   };
 };
 
@@ -96,6 +104,7 @@ export async function serveBuild({
   inspectorPort,
   allowedHosts = [],
   rateLimits = {},
+  clientAddressHeader,
   workersCache: workersCacheOptions = {},
 }: ServeBuildOptions = {}): Promise<ServedBuild> {
   // Unknown outside this process: see hostGuard.
@@ -129,6 +138,7 @@ export async function serveBuild({
         },
         purgeLimit: workersCacheOptions.purgeLimit,
         maxBytes: workersCacheOptions.maxBytes,
+        ...(workersCacheOptions.now && { now: workersCacheOptions.now }),
       })
     : undefined;
   // wrangler describes workers in Miniflare 4's option shape; Miniflare 5 converts it itself.
@@ -162,6 +172,7 @@ export async function serveBuild({
         port,
         allowedHosts,
         workerOptions.compatibilityDate as string | undefined,
+        clientAddressHeader,
       ),
       ...(workersCache
         ? [cacheOrigin(cacheOriginName, appWorkerName, workerOptions.compatibilityDate as string | undefined)]
@@ -362,6 +373,7 @@ async function hostGuard(
   port: number,
   allowedHosts: readonly string[],
   compatibilityDate: string | undefined,
+  clientAddressHeader: string | undefined,
 ) {
   return {
     name: HOST_GUARD_NAME,
@@ -377,6 +389,7 @@ async function hostGuard(
       ALLOWED_HOSTS: allowedHosts.map((name) => name.toLowerCase()),
       CLIENT_ADDRESS: SERVED_ADDRESS,
       LOCAL_TIME_ZONE: LOCAL_TIME_ZONE,
+      ...(clientAddressHeader && { CLIENT_ADDRESS_HEADER: clientAddressHeader.toLowerCase() }),
     },
     modulesRoot: PLATFORM_DIR,
     modules: await Promise.all(HOST_GUARD_MODULES.map(javaScriptModule)),

@@ -104,6 +104,19 @@ const CLIENT_CONDITIONAL_HEADERS = [
   "range",
 ];
 
+/**
+ * RFC 5861's errors, for `stale-if-error`: an answer with one of these statuses (or none at all) leaves a
+ * stale copy standing while the directive allows it (http-cache-semantics decides the window).
+ */
+const ERROR_STATUSES = new Set([500, 502, 503, 504]);
+
+/**
+ * After a failed refresh, how long the copy is served `STALE` before the next attempt: an outage costs the
+ * Worker one attempt per key per interval, not one per request (Cloudflare does not document its own pace;
+ * docs/caching.md).
+ */
+export const REFRESH_RETRY_MS = 10_000;
+
 const MAX_TAG_LENGTH = 1024;
 const MAX_TAGS = 1000;
 
@@ -134,6 +147,11 @@ type Entry = {
   tags: string[];
   body: BufferedBody;
   stored: boolean;
+  /**
+   * After a refresh failed (an error status or no answer) while `stale-if-error` let the copy stand: no
+   * other refresh before this time (ms), the copy served `STALE` meanwhile.
+   */
+  retryAt?: number;
 };
 
 type Admission =
@@ -323,9 +341,13 @@ export function createWorkersCache({
         response = await origin(originRequest(request, conditional), props);
       } catch (error) {
         // The Worker could not answer: a stale copy that may be served stale is better than nothing.
-        if (stale?.stored && stale.staleAllowed) return served(stale, "STALE", head);
+        if (stale?.stored && stale.staleAllowed) {
+          stale.retryAt = now() + REFRESH_RETRY_MS;
+          return served(stale, "STALE", head);
+        }
         throw error;
       }
+      if (stale && (await keptThroughError(stale, request, response))) return served(stale, "STALE", head);
       if (stale && response.status === 304) {
         await response.body?.cancel();
         const { policy, modified } = stale.policy.revalidatedPolicy(
@@ -334,6 +356,7 @@ export function createWorkersCache({
         );
         if (!modified && stale.stored) {
           stale.policy = policy;
+          stale.retryAt = undefined;
           return served(stale, "REVALIDATED", head);
         }
         return fill(key, props, withoutValidators(request), undefined);
@@ -351,20 +374,48 @@ export function createWorkersCache({
     }
   }
 
+  /**
+   * RFC 5861's `stale-if-error`: a refresh answered with an error status leaves the stale copy standing while
+   * its directive allows (the error's body is dropped), and no other refresh is tried for REFRESH_RETRY_MS.
+   */
+  async function keptThroughError(entry: Entry, request: Request, response: Response): Promise<boolean> {
+    if (!ERROR_STATUSES.has(response.status) || !servableThroughError(entry, request)) return false;
+    await response.body?.cancel();
+    entry.retryAt = now() + REFRESH_RETRY_MS;
+    return true;
+  }
+
+  /** Whether the copy's `stale-if-error` (the library's reading of it) still lets it stand for an error. */
+  function servableThroughError(entry: Entry, request: Request): boolean {
+    if (!entry.stored || !entry.staleAllowed) return false;
+    return !entry.policy.revalidatedPolicy(policyRequest(request), { status: 503, headers: {} }).modified;
+  }
+
   function refreshInBackground(entry: Entry, request: Request): void {
     if (refreshing.has(entry.key)) return;
     refreshing.add(entry.key);
     const refresh = (async () => {
       const purgesAtStart = purges;
       const conditional = entry.policy.revalidationHeaders(policyRequest(request));
-      const response = await origin(originRequest(request, conditional), entry.props);
+      let response: Response;
+      try {
+        response = await origin(originRequest(request, conditional), entry.props);
+      } catch {
+        // No answer at all: the copy stands while it may be served stale, as after an error status.
+        entry.retryAt = now() + REFRESH_RETRY_MS;
+        return;
+      }
+      if (await keptThroughError(entry, request, response)) return;
       if (response.status === 304) {
         await response.body?.cancel();
         const { policy, modified } = entry.policy.revalidatedPolicy(
           policyRequest(request),
           policyResponse(304, response.headers, effectiveDirectives(response.headers)),
         );
-        if (!modified) entry.policy = policy;
+        if (!modified) {
+          entry.policy = policy;
+          entry.retryAt = undefined;
+        }
         return;
       }
       const { entry: fresh } = admitted(entry.key, entry.props, request, response, purgesAtStart);
@@ -389,6 +440,10 @@ export function createWorkersCache({
     for (let waited = false; ; waited = true) {
       const entry = lookup(key, request);
       if (entry && !entry.policy.stale()) return served(entry, "HIT", head);
+      // A refresh failed a moment ago: the copy stands, without another attempt, while it may.
+      if (entry?.retryAt !== undefined && now() < entry.retryAt && servableThroughError(entry, request)) {
+        return served(entry, "STALE", head);
+      }
       if (entry?.staleAllowed) {
         const { revalidation } = entry.policy.evaluateRequest(policyRequest(request));
         if (revalidation && !revalidation.synchronous) {

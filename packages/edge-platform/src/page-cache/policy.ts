@@ -10,8 +10,17 @@
 
 import { pageOfPath } from "../single-fetch.ts";
 
-/** What a stored page may be served for: `sMaxAge` fresh, then `staleWhileRevalidate` more while refreshed. */
-export type SharedCachePolicy = { sMaxAge: number; staleWhileRevalidate: number; tags: string[] };
+/**
+ * What a stored page may be served for: `sMaxAge` fresh, then `staleWhileRevalidate` more while refreshed,
+ * and `staleIfError` past its freshness while refreshes fail (RFC 5861): the route's own `stale-if-error`,
+ * else as long as its `stale-while-revalidate`, so an outage does not end the stale window it declared.
+ */
+export type SharedCachePolicy = {
+  sMaxAge: number;
+  staleWhileRevalidate: number;
+  staleIfError: number;
+  tags: string[];
+};
 
 /** The most tags one page may name (Cloudflare's own limit per response is in the same range). */
 const MAX_TAGS = 32;
@@ -65,7 +74,11 @@ export function sharedCachePolicy(status: number, headers: Headers): SharedCache
   if (sMaxAge <= 0) return undefined;
   const tags = cacheTags(headers.get("Cache-Tag"));
   if (!tags) return undefined;
-  return { sMaxAge, staleWhileRevalidate: seconds(directives.get("stale-while-revalidate")), tags };
+  const staleWhileRevalidate = seconds(directives.get("stale-while-revalidate"));
+  const staleIfError = directives.has("stale-if-error")
+    ? seconds(directives.get("stale-if-error"))
+    : staleWhileRevalidate;
+  return { sMaxAge, staleWhileRevalidate, staleIfError, tags };
 }
 
 /**

@@ -14,7 +14,11 @@ export const TEST_VARS = { ENABLE_FAILURE_ROUTES: "true" } as const;
  * than a visitor would, and all from this machine's one address (the local server's CF-Connecting-IP).
  * Suites about the limits, and the rest, run with wrangler.toml's own.
  */
-export const UNLIMITED_FOR_TESTS = { MONITORING_RATE_LIMIT: 1_000_000, WRITE_RATE_LIMIT: 1_000_000 } as const;
+export const UNLIMITED_FOR_TESTS = {
+  MONITORING_RATE_LIMIT: 1_000_000,
+  WRITE_RATE_LIMIT: 1_000_000,
+  PURGE_RATE_LIMIT: 1_000_000,
+} as const;
 
 /**
  * The Workers Cache emulation without its purge rate (give as serveBuild's `workersCache`), for the same

@@ -1,7 +1,8 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import * as serverBuild from "virtual:react-router/server-build";
-import { createRequestHandler, RouterContextProvider } from "react-router";
+import { createRequestHandler, matchRoutes, RouterContextProvider } from "react-router";
 import { EXTRA_ACTION_ORIGINS, LOCALE_SETTINGS } from "../build-config";
+import { routeTree } from "../canonical-path";
 import { type PlatformConfig, PlatformConfigError, platformConfig } from "../config.server";
 import { MONITORING_TUNNEL_PATH } from "../constants";
 import { isControlFlow } from "../errors/control-flow";
@@ -18,7 +19,7 @@ import { withWriteLimits } from "../limits/write-limits.server";
 import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
 import { mayShareAnswer } from "../page-cache/policy";
 import { type RequestContext, requestContext } from "../request-context";
-import { isPageDataPath } from "../single-fetch";
+import { isPageDataPath, pageOfDataPath } from "../single-fetch";
 import { visitorOf } from "../visitor/negotiation";
 import { sharedVisitor } from "../visitor/visitor";
 import { canonicalRedirect } from "./canonical-redirect";
@@ -32,6 +33,8 @@ import { type Next, runSteps, type Step, type StepContext } from "./steps";
 import { localFillProps, workersCachePurger } from "./workers-cache";
 
 const routeIds = new Set(Object.keys(serverBuild.routes));
+// The routes as React Router's server matches them, for the route a shared request is for (sharedCopies).
+const matchableRoutes = routeTree(serverBuild.routes);
 
 // Created once per isolate: React Router derives its route tables here, not on every request. Writes are
 // counted before any action code runs (limits/write-limits.server.ts); inside the error digests, so a
@@ -279,7 +282,28 @@ async function sharedCopies(request: Request, context: StepContext, next: Next) 
     render: (toRender) => next(toRender, context),
     renderShared: (toRender) => next(toRender, { ...context, visitor: everyone }),
     policy: { reportOrigin: context.config.reporting?.directOrigin },
+    route: answeringRoute(context.url),
   });
+}
+
+/** The leaf route that answers a URL, and whether for its page data: `"routes/item"`, `"routes/item (data)"`. */
+function answeringRoute(url: URL): string {
+  const data = isPageDataPath(url.pathname);
+  const page = (data && pageOfDataPath(url.pathname, serverBuild.basename)) || url.pathname;
+  const leaf = decodable(page)
+    ? matchRoutes(matchableRoutes, page, serverBuild.basename)?.at(-1)?.route.id
+    : "";
+  return data ? `${leaf ?? ""} (data)` : (leaf ?? "");
+}
+
+/** React Router matches a path it cannot decode as it is, and warns in the logs: such a path is no route's. */
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -27,9 +27,9 @@ import { throughLocalEmulation } from "./workers-cache";
  * answer's headers allow. So the entrypoint only shapes the answers a route declared shareable into what may
  * be stored for everyone who negotiates that locale:
  *
- * - rendered again from the URL alone (keyedRequest) for no one in particular (`renderShared`: the props'
+ * - rendered from the URL alone (keyedRequest) for no one in particular (`renderShared`: the props'
  *   language, no time zone), so nothing of the visitor's (a cookie's effect, their time zone) reaches the
- *   shared copy;
+ *   shared copy, once per miss once the isolate knows the route shares (`sharedRoutes` below);
  * - without the render's nonce, its inline scripts allowed by hash, like a pre-rendered page (decision 010);
  * - with the edge's headers (`Cloudflare-CDN-Cache-Control`, `Cache-Tag`) and the browser's `private,
  *   no-store` (headers.ts, sharedPageHeaders).
@@ -44,27 +44,71 @@ export type SharedPageParts = {
   renderShared: (request: Request) => Promise<Response>;
   /** What a shared page's hashed policy allows besides its scripts (a self-hosted Sentry). */
   policy: PolicyOptions;
+  /**
+   * The route that answers the request (its leaf route's id, and whether it asks for page data): what the
+   * isolate remembers about which render comes first (`sharedRoutes`).
+   */
+  route: string;
 };
+
+/**
+ * Which render a request for a route starts with, remembered per isolate: a route's answer says whether it
+ * is shared only once rendered (its `headers` export), and rendering every miss twice, once for the visitor
+ * and once for everyone, would double its cost. A route whose last answer here was shared is rendered for
+ * everyone first (the copy, one render per miss: a hit would have served this visitor that same copy,
+ * cookie or not). Any other is rendered for the visitor first (one render for a page rendered per request,
+ * and no second render of a failure, which would report it twice); if that answer says it is shared, the
+ * copy is rendered too, once, and the route remembered. Bounded by the app's routes (twice: documents and
+ * page data). packages/edge-platform/docs/decisions/030-shared-pages-through-outages-one-render.md.
+ */
+const sharedRoutes = new Set<string>();
 
 export async function answerSharedPages(
   request: Request,
   url: URL,
   parts: SharedPageParts,
 ): Promise<Response> {
-  const response = await parts.render(request);
-  const policy = sharedCachePolicy(response.status, response.headers);
-  if (!policy) return answerForRequestOnly(response);
-  if (!mayShareAnswer(request)) return perRequestCaching(response);
-  // The visitor's render is theirs (their language and time zone at least), so the copy is rendered again
-  // for no one in particular: a shared miss costs two renders (docs/caching.md). A HEAD is answered with
-  // the headers of the GET whose copy would be stored (the policy's hashes need the page); Workers Cache
-  // itself sends a cold HEAD on as a GET.
-  await response.body?.cancel();
+  if (!mayShareAnswer(request) || !sharedRoutes.has(parts.route)) return visitorFirst(request, url, parts);
+  // The copy is rendered from the URL alone for no one in particular, so nothing of the visitor's (a
+  // cookie's effect, their time zone) reaches it. A HEAD is answered with the headers of the GET whose copy
+  // would be stored (the policy's hashes need the page); Workers Cache itself sends a cold HEAD on as a GET.
   const keyed = await parts.renderShared(keyedRequest(url));
-  // The route decides again from the URL alone (it might have shared only what a cookie chose).
-  const again = sharedCachePolicy(keyed.status, keyed.headers);
-  if (!again) return answerForRequestOnly(keyed);
-  const copy = await sharedCopy(keyed, again, url.pathname, parts.policy);
+  const policy = sharedCachePolicy(keyed.status, keyed.headers);
+  if (policy) return shapedCopy(request, keyed, policy, url, parts);
+  // A failure is answered as it is (rendered again it would fail, and be reported, twice); a route that no
+  // longer shares renders the visitor's own answer, and is not rendered for everyone first again.
+  if (keyed.status >= 500) return answerForRequestOnly(keyed);
+  await keyed.body?.cancel();
+  sharedRoutes.delete(parts.route);
+  return answerForRequestOnly(await parts.render(request));
+}
+
+/** For a route not known to share: the visitor's answer first, the copy only if that one says so. */
+async function visitorFirst(request: Request, url: URL, parts: SharedPageParts): Promise<Response> {
+  const response = await parts.render(request);
+  if (!sharedCachePolicy(response.status, response.headers)) return answerForRequestOnly(response);
+  if (!mayShareAnswer(request)) return perRequestCaching(response);
+  // The route decides again from the URL alone (it might have shared only what a cookie chose): the
+  // visitor keeps their own answer, not shared, unless the URL alone is shared too.
+  const keyed = await parts.renderShared(keyedRequest(url));
+  const policy = sharedCachePolicy(keyed.status, keyed.headers);
+  if (!policy) {
+    await keyed.body?.cancel();
+    return answerForRequestOnly(response);
+  }
+  await response.body?.cancel();
+  sharedRoutes.add(parts.route);
+  return shapedCopy(request, keyed, policy, url, parts);
+}
+
+async function shapedCopy(
+  request: Request,
+  keyed: Response,
+  policy: SharedCachePolicy,
+  url: URL,
+  parts: SharedPageParts,
+): Promise<Response> {
+  const copy = await sharedCopy(keyed, policy, url.pathname, parts.policy);
   return request.method === "HEAD" ? new Response(null, copy) : copy;
 }
 

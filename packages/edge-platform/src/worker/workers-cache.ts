@@ -1,3 +1,4 @@
+import { clientOverLimit, type RateLimitName } from "../limits/rate-limit";
 import type { CachePurger } from "../page-cache/cache-purger";
 import { DEV_WORKERS_CACHE_PURGE_HEADER } from "../page-cache/dev-purge";
 import {
@@ -25,6 +26,32 @@ export function workersCachePurger(
   env: Env,
   request: Request,
 ): CachePurger | undefined {
+  const purger = cachePurger(ctx, env, request);
+  return purger && clientShareOf(purger, env, request);
+}
+
+/** The binding a client's purges count against (wrangler.toml: two a minute). */
+const PURGE_LIMIT: RateLimitName = "PURGE_RATE_LIMIT";
+
+/**
+ * One client's purges, counted against its share (PURGE_LIMIT, per client as the write limits count): Workers
+ * Cache allows the whole zone five purges a minute (bursts of 25), so one client posting at its full write
+ * limit would spend them all and another visitor's write would find none (packages/edge-platform/docs/caching.md,
+ * "Purging on write"). Past its share a purge is not asked for and fails as the cache's own limit fails:
+ * the write is stored, its writer sent to a fresh copy, and readers see it when the copies expire.
+ */
+function clientShareOf(purger: CachePurger, env: Env, request: Request): CachePurger {
+  return async (options) => {
+    const retryAfter = await clientOverLimit(env, PURGE_LIMIT, request);
+    if (retryAfter === undefined) return purger(options);
+    return {
+      success: false,
+      errors: [{ code: 429, message: `This client's share of purges is spent for ${retryAfter} s.` }],
+    };
+  };
+}
+
+function cachePurger(ctx: ExecutionContext, env: Env, request: Request): CachePurger | undefined {
   const { cache } = ctx;
   if (cache) return (options) => cache.purge(options);
   const emulation = (env as EmulatedCache).WORKERS_CACHE_EMULATION;

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
-import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+import {
+  FIXTURE_BUILD_DIRECTORY,
+  TEST_VARS,
+  UNLIMITED_FOR_TESTS,
+} from "../../src/testing/build-under-test.ts";
 
 /**
  * Shared pages against the fixture app, behind the local server's Workers Cache (packages/edge-platform/docs/caching.md):
@@ -16,6 +20,8 @@ beforeAll(async () => {
     buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: TEST_VARS,
     onLog: (log) => logs.push(log.message),
+    // Far more purges than one visitor's share (purge-share.test.ts tests that).
+    rateLimits: UNLIMITED_FOR_TESTS,
   });
 });
 

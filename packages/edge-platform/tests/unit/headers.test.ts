@@ -154,7 +154,7 @@ describe("withoutEdgeCaching (what the gateway, the Worker's default entrypoint,
         "Content-Type": "text/html",
         "CDN-Cache-Control": "max-age=60",
         ...sharedPageHeaders(
-          { sMaxAge: 60, staleWhileRevalidate: 600, tags: ["messages"] },
+          { sMaxAge: 60, staleWhileRevalidate: 600, staleIfError: 600, tags: ["messages"] },
           "/messages/latest",
         ),
       },

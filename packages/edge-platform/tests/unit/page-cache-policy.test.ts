@@ -21,13 +21,28 @@ function policyOf(status: number, headers: Record<string, string>) {
 
 describe("sharedCachePolicy: what a route's headers allow", () => {
   test("public with s-maxage and stale-while-revalidate, tagged, is shared", () => {
-    expect(policyOf(200, SHARED)).toEqual({ sMaxAge: 60, staleWhileRevalidate: 600, tags: ["messages"] });
+    expect(policyOf(200, SHARED)).toEqual({
+      sMaxAge: 60,
+      staleWhileRevalidate: 600,
+      staleIfError: 600,
+      tags: ["messages"],
+    });
+  });
+
+  test("stale-if-error: the route's own, else as long as its stale-while-revalidate", () => {
+    const declared = {
+      "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600, stale-if-error=86400",
+    };
+    expect(policyOf(200, declared)?.staleIfError).toBe(86400);
+    const none = { "Cache-Control": "public, s-maxage=60, stale-while-revalidate=600, stale-if-error=0" };
+    expect(policyOf(200, none)?.staleIfError).toBe(0);
   });
 
   test("s-maxage alone is shared, with no stale time and no tags", () => {
     expect(policyOf(200, { "Cache-Control": "s-maxage=5" })).toEqual({
       sMaxAge: 5,
       staleWhileRevalidate: 0,
+      staleIfError: 0,
       tags: [],
     });
   });
@@ -94,9 +109,10 @@ describe("mayShareAnswer: which requests may get a shared answer", () => {
 
 describe("what a shared answer tells the edge and the browser", () => {
   test("the edge keeps it for s-maxage as max-age (s-maxage would switch stale serving off), stale after", () => {
-    const headers = sharedPageHeaders({ sMaxAge: 60, staleWhileRevalidate: 600, tags: ["messages"] }, "/m");
+    const policy = { sMaxAge: 60, staleWhileRevalidate: 600, staleIfError: 600, tags: ["messages"] };
+    const headers = sharedPageHeaders(policy, "/m");
     expect(headers).toEqual({
-      "Cloudflare-CDN-Cache-Control": "max-age=60, stale-while-revalidate=600",
+      "Cloudflare-CDN-Cache-Control": "max-age=60, stale-while-revalidate=600, stale-if-error=600",
       "Cache-Tag": "messages,path:/m",
       "Cache-Control": "private, no-store",
     });
@@ -110,7 +126,10 @@ describe("what a shared answer tells the edge and the browser", () => {
   });
 
   test("no stale time, no stale-while-revalidate", () => {
-    const headers = sharedPageHeaders({ sMaxAge: 5, staleWhileRevalidate: 0, tags: [] }, "/m.data");
+    const headers = sharedPageHeaders(
+      { sMaxAge: 5, staleWhileRevalidate: 0, staleIfError: 0, tags: [] },
+      "/m.data",
+    );
     expect(headers["Cloudflare-CDN-Cache-Control"]).toBe("max-age=5");
     expect(headers["Cache-Tag"]).toBe("path:/m");
   });

@@ -11,10 +11,14 @@ test("the build reads each binding's period from the deploy configuration", () =
   ).toEqual({ A: 10, B: 60 });
 });
 
-test("the fixture's wrangler.toml declares the platform's two bindings, with periods the binding allows", () => {
+test("the fixture's wrangler.toml declares the platform's three bindings, with periods the binding allows", () => {
   const periods = rateLimitPeriods(
     deployedRateLimits(resolve(import.meta.dirname, "../../fixture/wrangler.toml")),
   );
-  expect(Object.keys(periods).sort()).toEqual(["MONITORING_RATE_LIMIT", "WRITE_RATE_LIMIT"]);
+  expect(Object.keys(periods).sort()).toEqual([
+    "MONITORING_RATE_LIMIT",
+    "PURGE_RATE_LIMIT",
+    "WRITE_RATE_LIMIT",
+  ]);
   for (const period of Object.values(periods)) expect([10, 60]).toContain(period);
 });

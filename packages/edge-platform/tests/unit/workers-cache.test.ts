@@ -110,6 +110,85 @@ test("past its lifetime (and any stale window) a copy is EXPIRED and fetched aga
   expect(seen).toHaveLength(2);
 });
 
+describe("stale-if-error (RFC 5861): an outage of the Worker behind a stale copy", () => {
+  /** A copy fresh for 10 s, served stale for 100 s more, through errors as long; the Worker down from `down`. */
+  function outage(directives = "max-age=10, stale-while-revalidate=100, stale-if-error=100") {
+    let down = false;
+    const setup = setUp(() =>
+      down ? { status: 500, body: "error page" } : { headers: { "Cache-Control": directives } },
+    );
+    return { ...setup, fail: (value: boolean) => (down = value) };
+  }
+
+  test("the copy is served to every request for its whole window, one refresh tried per interval", async () => {
+    const { cache, get, seen, advance, fail } = outage();
+    await get("/page");
+    fail(true);
+    advance(11);
+    expect(await get("/page")).toMatchObject({ status: "UPDATING", body: "#1" });
+    await cache.settled();
+    expect(seen).toHaveLength(2);
+    // Until REFRESH_RETRY_MS has passed, every request gets the copy and the Worker is not asked again.
+    const during = await Promise.all(Array.from({ length: 20 }, () => get("/page")));
+    expect(new Set(during.map(({ status, body }) => `${status} ${body}`))).toEqual(new Set(["STALE #1"]));
+    await cache.settled();
+    expect(seen).toHaveLength(2);
+    // Then one more attempt per interval, the copy served meanwhile, to the end of the window.
+    for (let age = 12; age < 110; age += 1) {
+      advance(1);
+      const answer = await get("/page");
+      await cache.settled();
+      expect(answer, `at ${age} s`).toMatchObject({
+        body: "#1",
+        status: expect.stringMatching(/^(UPDATING|STALE)$/),
+      });
+    }
+    const attempts = seen.length - 1;
+    expect(attempts).toBeGreaterThanOrEqual(9);
+    expect(attempts).toBeLessThanOrEqual(11);
+    // Past the window (110 s) the Worker's own answer, the error page, is the one served, and not kept.
+    advance(2);
+    expect(await get("/page")).toMatchObject({ body: "error page" });
+    fail(false);
+    expect(await get("/page")).toMatchObject({ status: "MISS" });
+  });
+
+  test("a refresh that works again ends it: the new copy at once", async () => {
+    const { cache, get, advance, fail } = outage();
+    await get("/page");
+    fail(true);
+    advance(11);
+    await get("/page");
+    await cache.settled();
+    expect(await get("/page")).toMatchObject({ status: "STALE", body: "#1" });
+    fail(false);
+    advance(10);
+    expect(await get("/page")).toMatchObject({ status: "UPDATING", body: "#1" });
+    await cache.settled();
+    expect(await get("/page")).toMatchObject({ status: "HIT", body: "#3" });
+  });
+
+  test("without stale-if-error, a failed refresh drops the copy: the error page next", async () => {
+    const { cache, get, advance, fail } = outage("max-age=10, stale-while-revalidate=100");
+    await get("/page");
+    fail(true);
+    advance(11);
+    expect(await get("/page")).toMatchObject({ status: "UPDATING", body: "#1" });
+    await cache.settled();
+    expect(await get("/page")).toMatchObject({ body: "error page" });
+  });
+
+  test("past the stale-while-revalidate window, a refresh inside stale-if-error's serves the copy STALE", async () => {
+    const { get, seen, advance, fail } = outage("max-age=10, stale-while-revalidate=5, stale-if-error=100");
+    await get("/page");
+    fail(true);
+    advance(20);
+    expect(await get("/page")).toMatchObject({ status: "STALE", body: "#1" });
+    expect(await get("/page")).toMatchObject({ status: "STALE", body: "#1" });
+    expect(seen).toHaveLength(2);
+  });
+});
+
 test("s-maxage, must-revalidate or proxy-revalidate turn stale serving off", async () => {
   for (const directive of ["s-maxage=10", "max-age=10, must-revalidate", "max-age=10, proxy-revalidate"]) {
     const { get, advance } = setUp(() => ({
