@@ -12,38 +12,63 @@ import { takeLocalCf } from "./local-cf.ts";
  * Answers leave compressed as Cloudflare would send them (compression.ts).
  */
 export default {
-  async fetch(request, env) {
-    const host = singleHost(request.headers.get("Host"));
-    const url = requestUrl(request);
-    if (host === undefined || url === undefined)
-      return plain(400, "Bad Request: this server answers requests for a path on one host.");
-    for (const hostname of new Set([host, url.hostname])) {
-      if (!isAllowedHost(hostname, env.ALLOWED_HOSTS))
-        return plain(
-          403,
-          `Blocked request: this local server does not answer for ${JSON.stringify(hostname)}. ` +
-            "Add the name to LOCAL_ALLOWED_HOSTS to allow it.",
-        );
+  fetch: guarded,
+} satisfies ExportedHandler<HostGuardEnv>;
+
+/**
+ * The served socket's entrypoint, where every client of `npm start`, the tests and the benchmarks connects
+ * (serve-build.ts): Miniflare's own headers are refused there, not only dropped. `MF-CF-Blob` would give the
+ * request a `request.cf` of the client's choosing (workerd reads it on this socket and removes the header, so
+ * a `request.cf` at all means a client sent one), and `MF-Route-Override` or `MF-Original-URL` mean nothing
+ * from a client. Miniflare's own entry port (its helpers: `dispatchFetch`, the bindings' proxies) comes to the
+ * default entrypoint above, with the `request.cf` and headers Miniflare sets; it can name no Worker but this
+ * guard (the others' names are random: serve-build.ts).
+ */
+export const clients = {
+  fetch(request, env) {
+    const internal = [...request.headers.keys()].filter((name) => name.startsWith("mf-"));
+    if (internal.length > 0 || request.cf) {
+      return plain(
+        400,
+        "Bad Request: Miniflare's own headers (MF-*) are not accepted from clients" +
+          (internal.length > 0 ? ` (${internal.join(", ")}).` : " (MF-CF-Blob)."),
+      );
     }
-    const forwarded = new Request(url, request);
-    for (const name of [...forwarded.headers.keys()]) {
-      if (name.startsWith("mf-")) forwarded.headers.delete(name);
-    }
-    // The client's address, as Cloudflare states it to the Worker (the per-client limits key on it), replacing
-    // whatever the client sent, as Cloudflare does. workerd does not tell a Worker behind a direct socket who
-    // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
-    // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
-    const stated = env.CLIENT_ADDRESS_HEADER && forwarded.headers.get(env.CLIENT_ADDRESS_HEADER);
-    if (env.CLIENT_ADDRESS_HEADER) forwarded.headers.delete(env.CLIENT_ADDRESS_HEADER);
-    forwarded.headers.set("CF-Connecting-IP", stated || env.CLIENT_ADDRESS);
-    // Everything reaches the app's gateway, which hands what may be shared to its SharedPages entrypoint
-    // through the Workers Cache emulation when it is on (serve-build.ts). A visitor from anywhere
-    // (local-cf.ts): the rest of `request.cf` stays as it came.
-    const location = takeLocalCf(forwarded.headers, env.LOCAL_TIME_ZONE);
-    const init = location && { cf: { ...request.cf, ...location } };
-    return compressed(request, await env.APP.fetch(forwarded, init));
+    return guarded(request, env);
   },
 } satisfies ExportedHandler<HostGuardEnv>;
+
+async function guarded(request: Request, env: HostGuardEnv): Promise<Response> {
+  const host = singleHost(request.headers.get("Host"));
+  const url = requestUrl(request);
+  if (host === undefined || url === undefined)
+    return plain(400, "Bad Request: this server answers requests for a path on one host.");
+  for (const hostname of new Set([host, url.hostname])) {
+    if (!isAllowedHost(hostname, env.ALLOWED_HOSTS))
+      return plain(
+        403,
+        `Blocked request: this local server does not answer for ${JSON.stringify(hostname)}. ` +
+          "Add the name to LOCAL_ALLOWED_HOSTS to allow it.",
+      );
+  }
+  const forwarded = new Request(url, request);
+  for (const name of [...forwarded.headers.keys()]) {
+    if (name.startsWith("mf-")) forwarded.headers.delete(name);
+  }
+  // The client's address, as Cloudflare states it to the Worker (the per-client limits key on it), replacing
+  // whatever the client sent, as Cloudflare does. workerd does not tell a Worker behind a direct socket who
+  // connected (`request.cf` comes from a request header there), and this socket listens on a loopback
+  // address only, so every client is on this machine: the address is the socket's own (serve-build.ts).
+  const stated = env.CLIENT_ADDRESS_HEADER && forwarded.headers.get(env.CLIENT_ADDRESS_HEADER);
+  if (env.CLIENT_ADDRESS_HEADER) forwarded.headers.delete(env.CLIENT_ADDRESS_HEADER);
+  forwarded.headers.set("CF-Connecting-IP", stated || env.CLIENT_ADDRESS);
+  // Everything reaches the app's gateway, which hands what may be shared to its SharedPages entrypoint
+  // through the Workers Cache emulation when it is on (serve-build.ts). A visitor from anywhere
+  // (local-cf.ts): the rest of `request.cf` stays as it came.
+  const location = takeLocalCf(forwarded.headers, env.LOCAL_TIME_ZONE);
+  const init = location && { cf: { ...request.cf, ...location } };
+  return compressed(request, await env.APP.fetch(forwarded, init));
+}
 
 export type HostGuardEnv = {
   APP: Fetcher;

@@ -188,7 +188,7 @@ export async function serveBuild({
     ...(inspectorPort !== undefined && { inspectorPort, inspectorHost: "127.0.0.1" }),
   });
   await miniflare.ready;
-  const url = await miniflare.unsafeGetDirectURL(HOST_GUARD_NAME);
+  const url = await miniflare.unsafeGetDirectURL(HOST_GUARD_NAME, "clients");
   if (!persistTo) await applyMigrations(miniflare, serverDirectory);
   const served = miniflare;
   return {
@@ -380,7 +380,8 @@ async function hostGuard(
     compatibilityDate,
     // node:zlib, for compression.ts.
     compatibilityFlags: ["nodejs_compat"],
-    unsafeDirectSockets: [{ host: SERVED_ADDRESS, port }],
+    // Clients come to the guard's `clients` entrypoint, which refuses Miniflare's own headers (host-guard.ts).
+    unsafeDirectSockets: [{ host: SERVED_ADDRESS, port, entrypoint: "clients" }],
     // Whatever reaches the entry point comes here too, never to the app directly.
     routes: ["*/*"],
     // The app (its answers compressed after any cache, as on Cloudflare).

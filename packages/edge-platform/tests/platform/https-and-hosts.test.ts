@@ -152,50 +152,41 @@ describe("the local server refuses hosts it does not serve (DNS rebinding)", () 
   });
 });
 
-// Found by probing (packages/edge-platform/docs/decisions/016-platform-plugin-and-local-server.md): Miniflare's entry point obeys
-// `MF-Original-URL` (replaces the URL) and `MF-Route-Override` (sends the request to a Worker by name) from
-// any client. Neither may get past the guard.
-describe("the host check holds whatever Miniflare headers a client sends", () => {
-  test("MF-Original-URL naming 127.0.0.1 under Host: evil.example: 403, no messages read", async () => {
-    const response = await send("evil.example", "/messages", {
-      lines: [`MF-Original-URL: http://127.0.0.1:${app.url.port}/messages`],
-    });
-    expect(response.status).toBe(403);
-    expect(response.body).not.toContain("<!DOCTYPE html>");
+// Found by probing (packages/edge-platform/docs/decisions/016-platform-plugin-and-local-server.md, issue 41):
+// Miniflare obeys `MF-Original-URL` (replaces the URL), `MF-Route-Override` (sends the request to a Worker by
+// name) and `MF-CF-Blob` (sets `request.cf`) from any client. The served socket refuses them all.
+describe("Miniflare's own headers from a client are refused", () => {
+  test.each([
+    [
+      "MF-Original-URL naming 127.0.0.1",
+      (port: string) => `MF-Original-URL: http://127.0.0.1:${port}/messages`,
+    ],
+    ["MF-Route-Override to the app by its usual name", () => "MF-Route-Override: app"],
+    ["MF-Route-Override to the guard itself", () => "MF-Route-Override: local-host-guard"],
+    [
+      "MF-Route-Override to the Workers Cache's way in",
+      () => "MF-Route-Override: local-workers-cache-origin",
+    ],
+    ["MF-CF-Blob choosing the visitor's country", () => 'MF-CF-Blob: {"country":"KP"}'],
+  ])("%s: 400, under a loopback Host and under evil.example", async (_, line) => {
+    for (const host of [`127.0.0.1:${app.url.port}`, "evil.example"]) {
+      const response = await send(host, "/messages", {
+        lines: [line(app.url.port), "X-Forwarded-Proto: https"],
+      });
+      expect(response.status, host).toBe(400);
+      expect(response.body).toContain("Miniflare's own headers");
+      expect(response.body).not.toContain("<!DOCTYPE html>");
+    }
   });
 
-  test.each([
-    ["the app by its usual name", "app"],
-    ["the guard itself", "local-host-guard"],
-    ["a Worker that does not exist", "nothing"],
-  ])(
-    "MF-Route-Override to %s with X-Forwarded-Proto: https under Host: evil.example: 403",
-    async (_, name) => {
-      const response = await send("evil.example", "/messages", {
-        lines: [`MF-Route-Override: ${name}`, "X-Forwarded-Proto: https"],
-      });
-      expect(response.status).toBe(403);
-    },
-  );
-
-  test("both at once, posting: 403, nothing stored", async () => {
+  test("posting with them: 400, nothing stored", async () => {
     const before = await writes.settled();
     const port = app.url.port;
-    const response = await postMessage("evil.example", `http://127.0.0.1:${port}`, [
-      `MF-Original-URL: http://127.0.0.1:${port}/messages`,
+    const response = await postMessage(`127.0.0.1:${port}`, `http://127.0.0.1:${port}`, [
       "MF-Route-Override: app",
     ]);
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(400);
     expect(await writes.settled()).toBe(before);
-  });
-
-  test("MF-Original-URL cannot move a request elsewhere: the page of the Host named is served", async () => {
-    // Had the URL become http://evil.example/now, the answer would be a 403 or a redirect to https.
-    const response = await send(`127.0.0.1:${app.url.port}`, "/now", {
-      lines: ["MF-Original-URL: http://evil.example/now"],
-    });
-    expect(response.status).toBe(200);
-    expect(response.body).toContain("<!DOCTYPE html>");
   });
 });
 
@@ -214,6 +205,18 @@ test("CONNECT: an immediate answer and a closed connection, with nothing tunnell
   expect(response.body).not.toContain("<!DOCTYPE html>");
   expect(response.body).not.toContain("HTTP/1.1 200");
 });
+
+// A method workerd's HTTP parser does not know (anything beyond the registered methods it lists) is answered
+// 501 by workerd itself before any Worker code runs, and the runtime offers a Worker no way to answer it; on
+// Cloudflare the edge answers it. Pinned so a change of runtime that lets the Worker answer shows here.
+test.each(["BREW", "FOO"])(
+  "%s, an unknown method: the runtime's 501 at once, nothing of the app",
+  async (method) => {
+    const response = await rawRequest(app.url, rawHead(method, "/messages", app.url), "", 5_000);
+    expect(response.status).toBe(501);
+    expect(response.body).not.toContain("<!DOCTYPE html>");
+  },
+);
 
 describe("malformed requests to the local server get 400, not a bare 500", () => {
   test("OPTIONS *", async () => {
