@@ -4,6 +4,7 @@
  */
 
 import { isControlFlow } from "../errors/control-flow";
+import { isStreamedServerFailure } from "../errors/server-error-payload";
 import { scrubReport } from "./report-privacy";
 
 type ErrorEventLike = { exception?: { values?: { type?: string }[] } };
@@ -36,9 +37,13 @@ export function isDroppedTransaction(event: TransactionEventLike): boolean {
   return isNavigation && (!event.transaction?.startsWith("/") || data["route.resolved"] === false);
 }
 
-/** What both SDKs send of an error: nothing for control flow (C8), and never the person's data. */
+/**
+ * What both SDKs send of an error: nothing for control flow (C8), nothing for a server failure the browser
+ * only received (the Worker reported it), and never the person's data.
+ */
 export function beforeSend<E extends ErrorEventLike>(event: E, hint: EventHintLike): E | null {
-  return isControlFlowEvent(event, hint) ? null : scrubReport(event);
+  if (isControlFlowEvent(event, hint) || isStreamedServerFailure(hint.originalException)) return null;
+  return scrubReport(event);
 }
 
 /** What both SDKs send of a transaction (with its spans): C8's leave-outs dropped, the rest scrubbed. */

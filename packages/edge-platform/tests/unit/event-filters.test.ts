@@ -29,6 +29,23 @@ describe("redirect-control errors are not reported (packages/edge-platform/docs/
   });
 });
 
+describe("a streamed server failure as the browser receives it is not reported again (the Worker did)", () => {
+  const event = { exception: { values: [{ type: "Error" }] } };
+
+  test("React Router's stand-in, Error('Unexpected Server Error') without a stack, is dropped", () => {
+    const received = new Error("Unexpected Server Error");
+    received.stack = undefined;
+    expect(beforeSend(event, { originalException: received })).toBeNull();
+  });
+
+  test("the same message thrown in the browser (with a stack), or another error without one, is kept", () => {
+    expect(beforeSend(event, { originalException: new Error("Unexpected Server Error") })).not.toBeNull();
+    const other = new Error("Something else");
+    other.stack = undefined;
+    expect(beforeSend(event, { originalException: other })).not.toBeNull();
+  });
+});
+
 describe("transactions left out (packages/edge-platform/docs/contract.md C8)", () => {
   test("a 404 page's transaction is dropped", () => {
     const event = {

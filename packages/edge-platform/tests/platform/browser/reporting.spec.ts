@@ -132,6 +132,38 @@ test("a server error is reported once, by the server, with the digest on the pag
   expect(events[0]?.tags).toMatchObject({ digest });
 });
 
+// Issue 42: React Router hands the browser a bare "Unexpected Server Error" for a streamed promise that
+// rejected, which the browser reported as a crash of its own beside the server's event.
+for (const arrival of ["a document load", "a client navigation"] as const) {
+  test(`a streamed promise that rejects, on ${arrival}: one event, the server's`, async ({
+    page,
+    pageProblems,
+  }) => {
+    pageProblems.expect(/Unexpected Server Error/);
+    if (arrival === "a client navigation") {
+      await page.goto(url("/now"));
+      await waitForHydration(page);
+      await waitForTransaction("/now");
+      reporting.ingest.received.length = 0;
+      await navigateWithRouter(page, "/failures/streamed");
+    } else {
+      await page.goto(url("/failures/streamed"));
+    }
+    await expect(page.getByText("The streamed part failed.")).toBeVisible();
+    await waitForHydration(page);
+    await waitForTransaction("/failures/streamed");
+    await page.waitForTimeout(1_000);
+    const events = receivedEvents(reporting.ingest.received) as {
+      tags?: Record<string, string>;
+      exception?: { values?: { value?: string }[] };
+    }[];
+    expect(events).toHaveLength(1);
+    // The server's: named by its digest, with the error's own message.
+    expect(events[0]?.tags?.digest).toMatch(/^\w+$/);
+    expect(events[0]?.exception?.values?.at(-1)?.value).toContain("this streamed promise rejects");
+  });
+}
+
 test("a 404 page and a back navigation leave no 404 or incomplete transaction", async ({
   page,
   pageProblems,
