@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
+import { receivedEvents, receivedTransactions } from "../../src/testing/ingest-stand-in.ts";
 import { servedWithReporting } from "../support/reporting-server.ts";
 
 // packages/edge-platform/docs/reporting.md, "Traces": server transactions are named by React Router's route pattern (one name per
@@ -74,6 +74,22 @@ describe("server transactions", () => {
     expect(transaction.transaction).toBe("POST /messages");
     expect(spans(transaction, "function.react-router.action")).toEqual(["routes/messages"]);
   });
+
+  // Contract C8 leaves out redirect-control *errors* and 404 transactions; a redirect or a 405 is a request the
+  // Worker answered, kept for its rates (packages/edge-platform/docs/reporting.md, "what fails" table).
+  test.each([
+    ["a redirect", "/items/AMS", 301],
+    ["a redirect asked as page data (React Router answers it 202)", "/items/AMS.data", 202],
+    ["a 405", "/now", 405, "PUT"],
+  ] as const)(
+    "%s: a transaction with its status, no error event",
+    async (_, path, status, method = "GET") => {
+      reporting.ingest.received.length = 0;
+      const transaction = await transactionOf(path, { method });
+      expect(transaction.contexts?.trace?.data?.["http.response.status_code"]).toBe(status);
+      expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+    },
+  );
 
   test("route spans carry the route, never the URL's values", async () => {
     const transaction = await transactionOf("/items/ams?secret=1");
