@@ -91,6 +91,16 @@ describe("server transactions", () => {
     },
   );
 
+  test("a request the client abandons: its transaction, no error event", async () => {
+    reporting.ingest.received.length = 0;
+    // /slow's loader takes 100 ms: the client is gone before it answers.
+    await fetch(new URL("/slow", reporting.app.url), { signal: AbortSignal.timeout(30) }).catch(() => {});
+    await reporting.ingest.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receivedTransactions(reporting.ingest.received).map((t) => t.transaction)).toEqual(["GET /slow"]);
+    expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+  });
+
   test("route spans carry the route, never the URL's values", async () => {
     const transaction = await transactionOf("/items/ams?secret=1");
     const text = JSON.stringify(transaction.spans);
