@@ -77,19 +77,16 @@ describe("server transactions", () => {
 
   // Contract C8 leaves out redirect-control *errors* and 404 transactions; a redirect or a 405 is a request the
   // Worker answered, kept for its rates (packages/edge-platform/docs/reporting.md, "what fails" table).
-  test.each([
-    ["a redirect", "/items/AMS", 301],
-    ["a redirect asked as page data (React Router answers it 202)", "/items/AMS.data", 202],
+  test.each<[string, string, number, string]>([
+    ["a redirect", "/items/AMS", 301, "GET"],
+    ["a redirect asked as page data (React Router answers it 202)", "/items/AMS.data", 202, "GET"],
     ["a 405", "/now", 405, "PUT"],
-  ] as const)(
-    "%s: a transaction with its status, no error event",
-    async (_, path, status, method = "GET") => {
-      reporting.ingest.received.length = 0;
-      const transaction = await transactionOf(path, { method });
-      expect(transaction.contexts?.trace?.data?.["http.response.status_code"]).toBe(status);
-      expect(receivedEvents(reporting.ingest.received)).toEqual([]);
-    },
-  );
+  ])("%s: a transaction with its status, no error event", async (_, path, status, method) => {
+    reporting.ingest.received.length = 0;
+    const transaction = await transactionOf(path, { method });
+    expect(transaction.contexts?.trace?.data?.["http.response.status_code"]).toBe(status);
+    expect(receivedEvents(reporting.ingest.received)).toEqual([]);
+  });
 
   test("a request the client abandons: its transaction, no error event", async () => {
     reporting.ingest.received.length = 0;

@@ -242,6 +242,34 @@ test("a route's meta that throws on a client navigation: the client-side error p
   await expect(page).not.toHaveTitle("Application error");
 });
 
+// Issue 42: React Router rejects a navigation whose route code threw outside every loader and component
+// (here `shouldRevalidate`): the click did nothing, and only an unhandled rejection was reported.
+test("a shouldRevalidate that throws on a click: the client-side error page, reported once", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/this route's shouldRevalidate throws/);
+  await page.goto(url("/failures/revalidate"));
+  await waitForHydration(page);
+  await waitForTransaction("/failures/revalidate");
+  reporting.ingest.received.length = 0;
+
+  await page.getByRole("link", { name: "The same page again" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("client-side exception");
+
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  await page.waitForTimeout(1_000);
+  const events = receivedEvents(reporting.ingest.received) as ErrorEvent[];
+  expect(events).toHaveLength(1);
+  const values = events[0]?.exception?.values ?? [];
+  expect(values.at(-1)?.value).toContain("this route's shouldRevalidate throws");
+  expect(values.at(-1)?.mechanism?.handled).toBe(false);
+
+  // The next navigation leaves the error page for the page asked for.
+  await navigateWithRouter(page, "/now");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+});
+
 test("a traced document's page load continues the server's trace: one trace per visit", async ({ page }) => {
   await page.goto(url("/now"));
   const serverTrace = await page.locator('meta[name="sentry-trace"]').getAttribute("content");
