@@ -3,7 +3,7 @@ import { Links, Meta, Scripts, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { ErrorPage } from "./errors/error-page";
 import { ROUTE_ANNOUNCER_ID, useNavigationInstall } from "./navigation/navigation-client";
-import { useNavigationFailure } from "./navigation/navigation-failure";
+import { navigationFailures } from "./navigation/navigation-failures";
 import { useNonce } from "./nonce";
 import type { BrowserReportingConfig } from "./reporting/browser-config.server";
 import { reportRouterError } from "./reporting/browser-reporting";
@@ -51,8 +51,11 @@ export function PlatformDocument({ reporting, header, stylesheets = [], children
   // built-in one. The page shows the platform's client-side error page instead, until the next navigation.
   const { key } = useLocation();
   const [failure, setFailure] = useState<{ key: string; error: unknown }>();
-  const navigationFailure = useNavigationFailure(key);
-  const failed = failure?.key === key ? failure : navigationFailure;
+  const failed = failure?.key === key ? failure : undefined;
+  // A navigation React Router rejected shows the error page where the visitor was (navigation-failures.ts).
+  useEffect(() => {
+    navigationFailures.listener = setFailure;
+  }, []);
   const onError = (error: unknown) => setFailure({ key, error });
   return (
     <html

@@ -16,18 +16,3 @@ export function isServerErrorResponse(error: unknown): error is { status: number
     typeof (error.data as Partial<ServerErrorPayload>).digest === "string"
   );
 }
-
-/**
- * React Router's own stand-in, in the browser, for a server failure it streamed (a loader's deferred promise
- * that rejected): production sanitizes the error to `Error("Unexpected Server Error")` without a stack, and
- * the browser decodes it as that. The Worker reported the failure already, with its digest
- * (with-error-digests.server.ts records a streamed rejection); reported again by the browser it was one
- * failure with two events and a visit counted as a crash (issue 42). Nothing else makes such an error: one the
- * browser makes itself has a stack.
- */
-export function isStreamedServerFailure(error: unknown): boolean {
-  return error instanceof Error && error.message === SANITIZED_MESSAGE && error.stack === undefined;
-}
-
-/** What React Router puts in place of a server error's message in production (its `sanitizeError`). */
-const SANITIZED_MESSAGE = "Unexpected Server Error";

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect } from "react";
 import { type ClientInstrumentation, type To, useHref, useLocation, useNavigationType } from "react-router";
-import { reportRouterError } from "../reporting/browser-reporting";
-import { recordNavigationFailure } from "./navigation-failure";
 
 /**
  * What the first-load JavaScript holds of navigation: the hook that loads the navigation code as the app
@@ -78,20 +76,9 @@ export const navigationGate: ClientInstrumentation = {
   router({ instrument }) {
     instrument({
       async navigate(go, { to, formMethod }) {
-        // A navigation React Router itself rejected (route code that threw outside every boundary): reported
-        // once, as uncaught, and the error page shown where the visitor clicked (navigation-failure.ts).
-        const checked = async () => {
-          const locationKey = currentLocationKey();
-          const outcome = await go();
-          if (outcome.status === "error") {
-            reportRouterError(outcome.error);
-            recordNavigationFailure(outcome.error, locationKey);
-          }
-          return outcome;
-        };
         if (!installed) await settled;
-        if (installed) await installed.gateNavigation(checked, { to, formMethod });
-        else await checked();
+        if (installed) await installed.gateNavigation(go, { to, formMethod });
+        else await go();
       },
     });
   },
@@ -118,11 +105,4 @@ function loadNavigation(): void {
       console.warn("The navigation code could not load; React Router's defaults apply", error);
     })
     .finally(settle);
-}
-
-/** React Router's key of the location shown: its history entry's, "default" for an entry it never keyed. */
-function currentLocationKey(): string {
-  const state: unknown = window.history.state;
-  const key = typeof state === "object" && state !== null ? (state as { key?: unknown }).key : undefined;
-  return typeof key === "string" ? key : "default";
 }

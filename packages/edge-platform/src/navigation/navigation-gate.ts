@@ -1,9 +1,13 @@
 import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
+import { matchedRoute, reportRouterError } from "../reporting/browser-reporting";
+import { reportAcrossNavigation } from "../reporting/carried-reports";
+import { navigationFailures } from "./navigation-failures";
 import { loadStyle, type PrefetchQueue, preloadModule } from "./prefetch-queue";
 import {
   type FullNavigation,
   holdRouteModules,
   importRouteModules,
+  matchedRouteIds,
   navigationStarted,
   type RouterInternals,
 } from "./react-router-adapter";
@@ -42,7 +46,8 @@ export function createNavigationGate(internals: RouterInternals, queue: Prefetch
   // Back and forward: React Router starts those itself, never through the gate.
   window.addEventListener("popstate", () => latest?.abort());
 
-  return async function gate(go: Go, { to, formMethod }: NavigationRequest): Promise<void> {
+  return async function gate(started: Go, { to, formMethod }: NavigationRequest): Promise<void> {
+    const go = checked(started);
     latest?.abort();
     latest = new AbortController();
     const superseded = latest.signal;
@@ -54,11 +59,51 @@ export function createNavigationGate(internals: RouterInternals, queue: Prefetch
     }
     const outcome = await loadRouteCode(queue, routeCode(target), superseded);
     if (superseded.aborted) return dropped();
-    if (outcome !== "loaded") return leaveFor(internals, go, target);
+    if (outcome !== "loaded") {
+      // Invisible otherwise: the page unloads, its navigation transaction incomplete (dropped, C8). A deploy
+      // that took old tabs' route code away shows up as these, with the route and the tab's release.
+      reportAcrossNavigation("A navigation fell back to a full page load: its route code did not load", {
+        route: matchedRoute(matchedRouteIds(internals, target.pathname)),
+        "navigation.fallback": outcome === "timeout" ? "route-code-timeout" : "route-code-failed",
+      });
+      return leaveFor(internals, go, target);
+    }
     await importRouteModules(internals, target.pathname);
     if (superseded.aborted) return dropped();
     await go();
   };
+}
+
+/**
+ * The navigation, with React Router's own rejection of it caught: route code that threw outside every loader
+ * and component (a route's `shouldRevalidate`) makes React Router reject the navigation, so the click would
+ * do nothing. Reported once, as uncaught, and the client-side error page shown on the location the visitor
+ * was on (navigation-failures.ts).
+ */
+function checked(go: Go): Go {
+  const locationKey = currentLocationKey();
+  return async () => {
+    const outcome = await go();
+    if (isFailedNavigation(outcome)) {
+      reportRouterError(outcome.error);
+      navigationFailures.listener?.({ key: locationKey, error: outcome.error });
+    }
+    return outcome;
+  };
+}
+
+/** What the instrumentation's handler resolves with when React Router rejected the navigation. */
+function isFailedNavigation(outcome: unknown): outcome is { status: "error"; error: Error } {
+  return (
+    typeof outcome === "object" && outcome !== null && (outcome as { status?: unknown }).status === "error"
+  );
+}
+
+/** React Router's key of the location shown: its history entry's, "default" for an entry it never keyed. */
+function currentLocationKey(): string {
+  const state: unknown = window.history.state;
+  const key = typeof state === "object" && state !== null ? (state as { key?: unknown }).key : undefined;
+  return typeof key === "string" ? key : "default";
 }
 
 /**

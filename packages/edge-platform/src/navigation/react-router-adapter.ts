@@ -151,6 +151,11 @@ function isNewMatch(match: DataRouteMatch, shown: DataRouteMatch | undefined): b
   );
 }
 
+/** The ids of the routes `pathname` matches, root first (what a route's name is made of). */
+export function matchedRouteIds({ router }: RouterInternals, pathname: string): string[] {
+  return (matchRoutes(router.routes, pathname, router.basename) ?? []).map(({ route }) => route.id);
+}
+
 /** The deepest route `pathname` matches (which tells whether the page is static). */
 export function leafRouteId({ router }: RouterInternals, pathname: string): string | undefined {
   return matchRoutes(router.routes, pathname, router.basename)?.at(-1)?.route.id;

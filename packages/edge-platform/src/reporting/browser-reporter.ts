@@ -15,6 +15,12 @@ export type PageView = {
  */
 export type BrowserErrorDetails = { handled: boolean; componentStack?: string | undefined };
 
+/**
+ * A failure the page left because of (by a full navigation), reported by the tab's next page: a message,
+ * handled (the visitor got the page), with what it happened on.
+ */
+export type CarriedReport = { message: string; tags: Record<string, string> };
+
 export type BrowserReporter = {
   captureException(error: unknown, details: BrowserErrorDetails): void;
   pageLoad(page: PageView): void;

@@ -1,8 +1,8 @@
 import { isControlFlow } from "../errors/control-flow";
-import { isStreamedServerFailure } from "../errors/server-error-payload";
 import type { BrowserReportingConfig } from "./browser-config.server";
 import type { BrowserErrorDetails, BrowserReporter, PageView } from "./browser-reporter";
 import { takeEarlyErrors } from "./early-errors";
+import { reportingRelease } from "./reporting-release";
 import { matchedRouteName } from "./route-name";
 
 /**
@@ -25,6 +25,7 @@ let lastLocationKey: string | undefined;
 export function startBrowserReporting(config: BrowserReportingConfig): void {
   if (starting) return;
   starting = true;
+  reportingRelease.value = config.release ?? "";
   whenIdle(async () => {
     const { createBrowserReporter } = await import("./browser-sentry.client");
     reporter = createBrowserReporter(config);
@@ -38,14 +39,14 @@ export function startBrowserReporting(config: BrowserReportingConfig): void {
 /**
  * React Router's `onError`: an exception in the browser (render, client loader...) is reported once.
  * Control flow is not (control-flow.ts): 404s are not errors, and a server error's page already carries
- * the digest of the report the Worker sent; neither is a streamed server failure, which the Worker reported.
+ * the digest of the report the Worker sent. A streamed server failure is left out by the SDK's `beforeSend`
+ * (event-filters.ts; out of the first load).
  */
 export function reportRouterError(
   error: unknown,
   info?: { errorInfo?: { componentStack?: string | null } },
 ): void {
-  // A streamed server failure: the Worker reported it, with its digest (server-error-payload.ts).
-  if (isControlFlow(error) || isStreamedServerFailure(error)) return;
+  if (isControlFlow(error)) return;
   report(error, { handled: false, componentStack: info?.errorInfo?.componentStack ?? undefined });
 }
 
@@ -69,8 +70,7 @@ export const reactErrorCallbacks = {
 function reactErrorCallback(handled: boolean, deferred?: boolean) {
   return (error: unknown, { componentStack }: ReactErrorInfo) => {
     console.error(error);
-    const send = () =>
-      isControlFlow(error) || isStreamedServerFailure(error) || report(error, { handled, componentStack });
+    const send = () => isControlFlow(error) || report(error, { handled, componentStack });
     if (deferred) queueMicrotask(send);
     else send();
   };

@@ -1,5 +1,6 @@
 import {
   browserTracingIntegration,
+  captureMessage,
   captureReactException,
   getClient,
   getCurrentScope,
@@ -12,6 +13,7 @@ import {
 } from "@sentry/react";
 import type { BrowserReportingConfig } from "./browser-config.server";
 import type { BrowserReporter, PageView } from "./browser-reporter";
+import { takeCarriedReports } from "./carried-reports";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendSpan, beforeSendTransaction } from "./event-filters";
 import { SEGMENT_NAME_SOURCE } from "./sentry-attributes";
@@ -44,6 +46,8 @@ export function createBrowserReporter(config: BrowserReportingConfig): BrowserRe
   });
   const client = getClient();
   let navigation: Span | undefined;
+  // What an earlier page of this tab left for this one to send (carried-reports.ts), once.
+  for (const { message, tags } of takeCarriedReports()) captureMessage(message, { level: "warning", tags });
 
   return {
     captureException(error, { handled, componentStack }) {

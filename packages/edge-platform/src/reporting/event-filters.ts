@@ -4,7 +4,6 @@
  */
 
 import { isControlFlow } from "../errors/control-flow";
-import { isStreamedServerFailure } from "../errors/server-error-payload";
 import { scrubReport } from "./report-privacy";
 
 type ErrorEventLike = { exception?: { values?: { type?: string }[] } };
@@ -35,6 +34,17 @@ export function isDroppedTransaction(event: TransactionEventLike): boolean {
   if (Number(data["http.response.status_code"] ?? event.contexts?.response?.status_code) === 404) return true;
   const isNavigation = trace?.op === "navigation" || trace?.op === "pageload";
   return isNavigation && (!event.transaction?.startsWith("/") || data["route.resolved"] === false);
+}
+
+/**
+ * React Router's own stand-in, in the browser, for a server failure it streamed (a loader's deferred promise
+ * that rejected): production sanitizes the error to `Error("Unexpected Server Error")` without a stack, and
+ * the browser decodes it as that. The Worker reported the failure already, with its digest (its route guard
+ * records a streamed rejection); reported again by the browser it was one failure with two events and a
+ * visit counted as a crash (issue 42). Nothing else makes such an error: one the browser makes has a stack.
+ */
+export function isStreamedServerFailure(error: unknown): boolean {
+  return error instanceof Error && error.message === "Unexpected Server Error" && error.stack === undefined;
 }
 
 /**

@@ -270,6 +270,50 @@ test("a shouldRevalidate that throws on a click: the client-side error page, rep
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
 });
 
+// Issue 42: the C4 fallback took the visitor to the page, but nothing reached Sentry (the page unloaded, its
+// navigation transaction incomplete and dropped). A deploy that breaks old tabs must show up.
+test("route code that fails to load: the next page reports the fallback, with the route and the release", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
+  let failed = false;
+  await page.route(/\/assets\/item-[^/]+\.js$/, async (route) => {
+    if (failed) return route.continue();
+    failed = true;
+    await route.fulfill({ status: 404, body: "" });
+  });
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  reporting.ingest.received.length = 0;
+
+  void navigateWithRouter(page, "/items/ams").catch(() => {});
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  const [event] = receivedEvents(reporting.ingest.received) as {
+    message?: string;
+    level?: string;
+    release?: string;
+    tags?: Record<string, string>;
+  }[];
+  expect(event?.message).toContain("its route code did not load");
+  expect(event?.level).toBe("warning");
+  expect(event?.tags).toMatchObject({
+    route: "/items/:id",
+    "navigation.fallback": "route-code-failed",
+    "failed.release": event?.release,
+  });
+  // Sent once: the page after does not send it again.
+  await navigateWithRouter(page, "/now");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await page.reload();
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  await page.waitForTimeout(500);
+  expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
+});
+
 test("a traced document's page load continues the server's trace: one trace per visit", async ({ page }) => {
   await page.goto(url("/now"));
   const serverTrace = await page.locator('meta[name="sentry-trace"]').getAttribute("content");
