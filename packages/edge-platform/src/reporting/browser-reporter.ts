@@ -23,7 +23,8 @@ export type CarriedReport = { message: string; tags: Record<string, string> };
 
 export type BrowserReporter = {
   captureException(error: unknown, details: BrowserErrorDetails): void;
-  pageLoad(page: PageView): void;
+  /** The page load, continuing the server's trace when the document carried one (read before hydration). */
+  pageLoad(page: PageView, trace?: { sentryTrace?: string | undefined; baggage?: string | undefined }): void;
   navigationStart(to: string): void;
   navigationEnd(page: PageView): void;
 };

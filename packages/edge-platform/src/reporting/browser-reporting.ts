@@ -22,6 +22,21 @@ let firstPage: PageView | undefined;
 let pageStatus: number | undefined;
 let lastLocationKey: string | undefined;
 
+/**
+ * The server's trace of this document (Sentry's `<meta name="sentry-trace">` and `baggage`), read as this
+ * module runs, before hydration: a hydration React cannot complete renders the document again without them,
+ * and the page load would then start a trace of its own on exactly the pages a team needs joined to the
+ * server's (issue 42).
+ */
+const documentTrace =
+  typeof document === "undefined"
+    ? undefined
+    : { sentryTrace: metaContent("sentry-trace"), baggage: metaContent("baggage") };
+
+function metaContent(name: string): string | undefined {
+  return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content;
+}
+
 export function startBrowserReporting(config: BrowserReportingConfig): void {
   if (starting) return;
   starting = true;
@@ -30,7 +45,7 @@ export function startBrowserReporting(config: BrowserReportingConfig): void {
     const { createBrowserReporter } = await import("./browser-sentry.client");
     reporter = createBrowserReporter(config);
     // The page load first: errors from before the SDK loaded then join its trace and carry its route.
-    if (firstPage) reporter.pageLoad(firstPage);
+    if (firstPage) reporter.pageLoad(firstPage, documentTrace);
     for (const error of takeEarlyErrors()) reporter.captureException(error, { handled: false });
     for (const [error, details] of queuedErrors.splice(0)) reporter.captureException(error, details);
   });

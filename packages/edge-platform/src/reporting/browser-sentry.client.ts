@@ -58,13 +58,13 @@ export function createBrowserReporter(config: BrowserReportingConfig): BrowserRe
         { mechanism: { type: "auto.function.react.error_handler", handled } },
       );
     },
-    pageLoad(page) {
+    pageLoad(page, trace) {
       if (!client) return;
-      startBrowserTracingPageLoadSpan(client, {
-        name: page.route,
-        startTime: performance.timeOrigin / 1000,
-        attributes: pageAttributes(page),
-      });
+      startBrowserTracingPageLoadSpan(
+        client,
+        { name: page.route, startTime: performance.timeOrigin / 1000, attributes: pageAttributes(page) },
+        trace,
+      );
     },
     navigationStart(to) {
       if (!client) return;

@@ -333,6 +333,28 @@ test("a traced document's page load continues the server's trace: one trace per 
   await expect.poll(() => trace("GET /now"), { timeout: 15_000 }).toEqual([traceId]);
 });
 
+// Issue 42: React renders a document whose hydration failed again, without the server's trace tags, before
+// the lazily loaded SDK reads them.
+test("a page whose hydration fails still continues the server's trace", async ({ page, pageProblems }) => {
+  pageProblems.expect(/Minified React error #418|Hydration failed/);
+  const response = await page.goto(url("/failures/hydration"));
+  const serverTrace = /<meta name="sentry-trace" content="([0-9a-f]{32})-/.exec(
+    (await response?.text()) ?? "",
+  );
+  expect(serverTrace?.[1]).toMatch(/^[0-9a-f]{32}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rendered in the browser");
+  // The document was rendered again: the tags are gone from it.
+  await expect(page.locator('meta[name="sentry-trace"]')).toHaveCount(0);
+  await waitForTransaction("/failures/hydration");
+  const pageLoad = (
+    receivedTransactions(reporting.ingest.received) as {
+      transaction?: string;
+      contexts?: { trace?: { trace_id?: string } };
+    }[]
+  ).find((transaction) => transaction.transaction === "/failures/hydration");
+  expect(pageLoad?.contexts?.trace?.trace_id).toBe(serverTrace?.[1]);
+});
+
 test("a navigation's trace headers carry no URL or query value", async ({ page }) => {
   const baggage: string[] = [];
   page.on("request", async (request) => {
