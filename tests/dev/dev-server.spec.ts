@@ -72,6 +72,18 @@ test("React Router's prefetch prop goes to the platform's queue in development, 
   await expect(page.locator('link[as="fetch"]')).toHaveCount(0);
 });
 
+test("a visitor from anywhere: x-local-cf-timezone and x-local-cf-country are the request's cf, as under npm start", async ({
+  request,
+}) => {
+  const tokyo = await request.get("/now", {
+    headers: { "x-local-cf-timezone": "Asia/Tokyo", "x-local-cf-country": "jp" },
+  });
+  expect(tokyo.status()).toBe(200);
+  expect(await tokyo.text()).toContain('data-time-zone="Asia/Tokyo"');
+  const nowhere = await request.get("/now", { headers: { "x-local-cf-timezone": "Mars/Olympus" } });
+  expect(await nowhere.text()).not.toContain("Mars/Olympus");
+});
+
 test.describe("the Workers Cache in front of the dev server's Worker", () => {
   // packages/edge-platform/src/vite/dev-workers-cache.ts; packages/edge-platform/docs/caching.md. /messages/latest is shared for 60 s and purged
   // by a post (app/routes/messages-latest.tsx); the dev server migrated the local database before starting.

@@ -1,6 +1,6 @@
+import { takeLocalCf } from "../visitor/local-cf.ts";
 import { isAllowedHost } from "./allowed-hosts.ts";
 import { compressed } from "./compression.ts";
-import { takeLocalCf } from "./local-cf.ts";
 
 /**
  * The local server's front door (serve-build.ts runs it in workerd on the served port; never deployed).

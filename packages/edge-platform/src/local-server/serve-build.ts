@@ -406,7 +406,7 @@ const HOST_GUARD_MODULES = [
   "local-server/host-guard.ts",
   "local-server/allowed-hosts.ts",
   "local-server/compression.ts",
-  "local-server/local-cf.ts",
+  "visitor/local-cf.ts",
   "http/loopback.ts",
 ];
 

@@ -2,11 +2,11 @@
  * A visitor from anywhere, locally: the local server (serve-build.ts) takes the Worker's
  * `request.cf.timezone` and `request.cf.country` from the request headers `x-local-cf-timezone` and
  * `x-local-cf-country` when they hold sane values, so a test (or a person with a browser extension) can be a
- * first visit from Tokyo. Only the local server reads them: the deployed Worker never does (the app reads
+ * first visit from Tokyo. Only the local servers read them: the deployed Worker never does (the app reads
  * only `request.cf`), and every `x-local-cf-*` header is taken out before the request reaches the app.
  * Self-contained: the host guard runs this module in workerd, for every request (the app's gateway hands the
- * request's `cf` on to the Workers Cache emulation's fills). Not `npm run dev`:
- * packages/edge-platform/docs/ARCHITECTURE.md, "A visitor from anywhere, locally", says why.
+ * request's `cf` on to the Workers Cache emulation's fills); under `npm run dev` the Worker itself does, in a
+ * development build only (worker/app.ts, `withLocalCf`).
  */
 
 /** The values given, each only when sane; the app checks the zone again (with Intl). */

@@ -20,6 +20,7 @@ import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../p
 import { mayShareAnswer } from "../page-cache/policy";
 import { type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath, pageOfDataPath } from "../single-fetch";
+import { takeLocalCf } from "../visitor/local-cf";
 import { visitorOf } from "../visitor/negotiation";
 import { sharedVisitor } from "../visitor/visitor";
 import { canonicalRedirect } from "./canonical-redirect";
@@ -89,6 +90,9 @@ const handleSharedPages = runSteps(SHARED_PAGES_STEPS);
 
 export default {
   async fetch(request, env, ctx) {
+    // Under `npm run dev` only (a development build; the deployed Worker has no such code): a visitor from
+    // anywhere, as the local server allows (visitor/local-cf.ts; docs/ARCHITECTURE.md).
+    if (import.meta.env.DEV) request = withLocalCf(request);
     // Under `npm run dev` only, the Workers Cache emulation's fill of the SharedPages entrypoint (the local
     // server's goes to that entrypoint itself: workers-cache.ts).
     const fill = localFillProps(request, env, ctx);
@@ -166,6 +170,19 @@ function callSharedPages(
     );
   }
   return answerSharedPagesRequest(request, env, ctx, props);
+}
+
+/**
+ * Under `npm run dev`: `x-local-cf-timezone` and `x-local-cf-country` become the request's `request.cf`
+ * values, taken out of its headers, as the local server's host guard does for `npm start` and the tests.
+ * @cloudflare/vite-plugin gives the Worker a `request.cf` of its own, which the rest keeps.
+ */
+function withLocalCf<R extends Request>(request: R): R {
+  if (![...request.headers.keys()].some((name) => name.startsWith("x-local-cf-"))) return request;
+  const headers = new Headers(request.headers);
+  const location = takeLocalCf(headers);
+  const cf = (request as { cf?: Record<string, unknown> }).cf;
+  return new Request(request, { headers, ...(location && { cf: { ...cf, ...location } }) }) as R;
 }
 
 /** The configuration, parsed once per isolate; a 500 naming nothing when it is invalid (the log names it). */

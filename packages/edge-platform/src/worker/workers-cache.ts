@@ -88,7 +88,7 @@ export function throughLocalEmulation(
   const headers = new Headers(request.headers);
   headers.set(EMULATION_URL_HEADER, request.url);
   headers.set(EMULATION_PROPS_HEADER, JSON.stringify(props));
-  // The fill's `request.cf` (the local server's visitor from anywhere, local-server/local-cf.ts); under
+  // The fill's `request.cf` (the local server's visitor from anywhere, visitor/local-cf.ts); under
   // `npm run dev` the dev server's Worker gives every request its own.
   const cf = (request as { cf?: unknown }).cf;
   if (emulation && cf) headers.set(EMULATION_CF_HEADER, JSON.stringify(cf));

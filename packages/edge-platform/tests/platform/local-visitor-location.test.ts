@@ -3,7 +3,7 @@ import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
 /**
- * A visitor from anywhere, locally (packages/edge-platform/src/local-server/local-cf.ts): the local server
+ * A visitor from anywhere, locally (packages/edge-platform/src/visitor/local-cf.ts): the local server
  * gives the app `request.cf.timezone` and `.country` from `x-local-cf-timezone` and `x-local-cf-country`
  * when they look sane, the rest of `request.cf` as it is without them, and never the headers themselves. The
  * fixture's /request-cf answers the Worker's `request.cf` and the names of any `x-local-cf-*` headers it

@@ -166,6 +166,10 @@ test("a visit that ends right after the SDK is ready still delivers its LCP and 
       ),
   );
   await waitForReporting(page);
+  // The SDK observes layout shifts as it starts (buffered: true); the browser hands it the earlier entries in
+  // a task of its own, which closing at once could win against (CI, 1 run in about 30). A frame and 100 ms
+  // later the visit still ends right after the SDK is ready, long before its page load would end (1 s idle).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
   await page.close({ runBeforeUnload: true });
 
   await expect.poll(() => pageLoads(ingest).length, { timeout: 15_000 }).toBe(1);
