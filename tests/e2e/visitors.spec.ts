@@ -8,7 +8,15 @@ import { expect, test, waitForHydration } from "edge-platform/testing/playwright
  * has said its zone itself (packages/edge-platform/docs/i18n.md).
  */
 const VISITORS = [
-  { place: "Tokyo", locale: "ja-JP", timezoneId: "Asia/Tokyo", lang: "ja", dir: "ltr", heading: "現在" },
+  {
+    place: "Tokyo",
+    locale: "ja-JP",
+    timezoneId: "Asia/Tokyo",
+    lang: "ja",
+    dir: "ltr",
+    heading: "現在",
+    back: "戻る",
+  },
   {
     place: "Los Angeles",
     locale: "en-US",
@@ -16,9 +24,26 @@ const VISITORS = [
     lang: "en",
     dir: "ltr",
     heading: "Now",
+    back: "Back",
   },
-  { place: "Kolkata", locale: "hi-IN", timezoneId: "Asia/Kolkata", lang: "hi", dir: "ltr", heading: "अभी" },
-  { place: "Cairo", locale: "ar-EG", timezoneId: "Africa/Cairo", lang: "ar", dir: "rtl", heading: "الآن" },
+  {
+    place: "Kolkata",
+    locale: "hi-IN",
+    timezoneId: "Asia/Kolkata",
+    lang: "hi",
+    dir: "ltr",
+    heading: "अभी",
+    back: "पीछे",
+  },
+  {
+    place: "Cairo",
+    locale: "ar-EG",
+    timezoneId: "Africa/Cairo",
+    lang: "ar",
+    dir: "rtl",
+    heading: "الآن",
+    back: "رجوع",
+  },
 ] as const;
 
 for (const visitor of VISITORS) {
@@ -46,6 +71,8 @@ for (const visitor of VISITORS) {
       await expect(html).toHaveAttribute("lang", visitor.lang);
       await expect(html).toHaveAttribute("dir", visitor.dir);
       await expect(page.getByRole("heading", { level: 1, name: visitor.heading })).toBeVisible();
+      // The page's own controls speak the visitor's language too.
+      await expect(page.getByRole("button", { name: visitor.back, exact: true })).toBeVisible();
       // The edge's time, as the visitor's own browser writes that instant in their language and zone.
       const time = page.locator("main time").first();
       const instant = await time.getAttribute("datetime");
