@@ -332,7 +332,8 @@ function isBuiltAsset(href: string): boolean {
 export function sharedPageHeaders(policy: SharedCachePolicy, pathname: string): Record<string, string> {
   const directives = [`max-age=${policy.sMaxAge}`];
   if (policy.staleWhileRevalidate) directives.push(`stale-while-revalidate=${policy.staleWhileRevalidate}`);
-  if (policy.staleIfError) directives.push(`stale-if-error=${policy.staleIfError}`);
+  // Always said, 0 included: Cloudflare may serve a stale copy through an error unless told `stale-if-error=0`.
+  directives.push(`stale-if-error=${policy.staleIfError}`);
   return {
     "Cloudflare-CDN-Cache-Control": directives.join(", "),
     "Cache-Tag": [...policy.tags, pathTag(pathname)].join(","),

@@ -125,12 +125,12 @@ describe("what a shared answer tells the edge and the browser", () => {
     expect(pathTag("/a,b")).toBe("path:/a%2Cb");
   });
 
-  test("no stale time, no stale-while-revalidate", () => {
+  test("no stale time: no stale-while-revalidate, and stale-if-error=0 said, so no error serves a stale copy", () => {
     const headers = sharedPageHeaders(
       { sMaxAge: 5, staleWhileRevalidate: 0, staleIfError: 0, tags: [] },
       "/m.data",
     );
-    expect(headers["Cloudflare-CDN-Cache-Control"]).toBe("max-age=5");
+    expect(headers["Cloudflare-CDN-Cache-Control"]).toBe("max-age=5, stale-if-error=0");
     expect(headers["Cache-Tag"]).toBe("path:/m");
   });
 });
