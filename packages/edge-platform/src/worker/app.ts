@@ -17,7 +17,7 @@ import { withoutEdgeCaching, withPlatformHeaders, withRetryAfter } from "../head
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
-import { mayShareAnswer } from "../page-cache/policy";
+import { mayShareAnswer, sharedCachePolicy } from "../page-cache/policy";
 import { type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath, pageOfDataPath } from "../single-fetch";
 import { takeLocalCf } from "../visitor/local-cf";
@@ -299,18 +299,48 @@ async function sharedCopies(request: Request, context: StepContext, next: Next) 
     render: (toRender) => next(toRender, context),
     renderShared: (toRender) => next(toRender, { ...context, visitor: everyone }),
     policy: { reportOrigin: context.config.reporting?.directOrigin },
-    route: answeringRoute(context.url),
+    ...answeringRoute(context.url),
   });
 }
 
-/** The leaf route that answers a URL, and whether for its page data: `"routes/item"`, `"routes/item (data)"`. */
-function answeringRoute(url: URL): string {
+/**
+ * The leaf route that answers a URL, and whether for its page data (`"routes/item"`, `"routes/item (data)"`),
+ * and whether that route's `headers` export declares a shared answer without any data.
+ */
+function answeringRoute(url: URL): { route: string; declaresSharing: boolean } {
   const data = isPageDataPath(url.pathname);
   const page = (data && pageOfDataPath(url.pathname, serverBuild.basename)) || url.pathname;
   const leaf = decodable(page)
-    ? matchRoutes(matchableRoutes, page, serverBuild.basename)?.at(-1)?.route.id
+    ? (matchRoutes(matchableRoutes, page, serverBuild.basename)?.at(-1)?.route.id ?? "")
     : "";
-  return data ? `${leaf ?? ""} (data)` : (leaf ?? "");
+  return { route: data ? `${leaf} (data)` : leaf, declaresSharing: declaresSharing(leaf) };
+}
+
+/** By route id, once per isolate (worker/shared-pages.ts, `declaresSharing`). */
+const declaredSharing = new Map<string, boolean>();
+
+/**
+ * Whether a route's own `headers` export (the module as built, not the guarded one, so nothing is recorded)
+ * says its answer is shared when called without any data: no loader or action headers, no error. One that
+ * throws or needs data says nothing, and the route's first miss renders the visitor's answer first.
+ */
+function declaresSharing(routeId: string): boolean {
+  let declared = declaredSharing.get(routeId);
+  if (declared === undefined) {
+    declared = false;
+    const headers = serverBuild.routes[routeId]?.module.headers;
+    try {
+      const empty = {
+        loaderHeaders: new Headers(),
+        parentHeaders: new Headers(),
+        actionHeaders: new Headers(),
+      };
+      const value = typeof headers === "function" ? headers({ ...empty, errorHeaders: undefined }) : headers;
+      declared = value !== undefined && sharedCachePolicy(200, new Headers(value)) !== undefined;
+    } catch {}
+    declaredSharing.set(routeId, declared);
+  }
+  return declared;
 }
 
 /** React Router matches a path it cannot decode as it is, and warns in the logs: such a path is no route's. */

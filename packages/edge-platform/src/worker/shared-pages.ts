@@ -49,6 +49,12 @@ export type SharedPageParts = {
    * isolate remembers about which render comes first (`sharedRoutes`).
    */
   route: string;
+  /**
+   * Whether the route's `headers` export, called without any data, already declares its answer shared (a
+   * constant `Cache-Control: public, s-maxage=...`, as most shared routes write it): then even its first miss
+   * in an isolate renders the copy first.
+   */
+  declaresSharing: boolean;
 };
 
 /**
@@ -56,19 +62,26 @@ export type SharedPageParts = {
  * is shared only once rendered (its `headers` export), and rendering every miss twice, once for the visitor
  * and once for everyone, would double its cost. A route whose last answer here was shared is rendered for
  * everyone first (the copy, one render per miss: a hit would have served this visitor that same copy,
- * cookie or not). Any other is rendered for the visitor first (one render for a page rendered per request,
+ * cookie or not), and so is one whose `headers` export declares sharing without data (`declaresSharing`), until
+ * an answer of it is not shared. Any other is rendered for the visitor first (one render for a page rendered per request,
  * and no second render of a failure, which would report it twice); if that answer says it is shared, the
  * copy is rendered too, once, and the route remembered. Bounded by the app's routes (twice: documents and
  * page data). packages/edge-platform/docs/decisions/030-shared-pages-through-outages-one-render.md.
  */
 const sharedRoutes = new Set<string>();
+/** Routes whose answer here was not shared although their `headers` export declares it (a 404, say). */
+const unsharedRoutes = new Set<string>();
+
+function rendersCopyFirst({ route, declaresSharing }: SharedPageParts): boolean {
+  return sharedRoutes.has(route) || (declaresSharing && !unsharedRoutes.has(route));
+}
 
 export async function answerSharedPages(
   request: Request,
   url: URL,
   parts: SharedPageParts,
 ): Promise<Response> {
-  if (!mayShareAnswer(request) || !sharedRoutes.has(parts.route)) return visitorFirst(request, url, parts);
+  if (!mayShareAnswer(request) || !rendersCopyFirst(parts)) return visitorFirst(request, url, parts);
   // The copy is rendered from the URL alone for no one in particular, so nothing of the visitor's (a
   // cookie's effect, their time zone) reaches it. A HEAD is answered with the headers of the GET whose copy
   // would be stored (the policy's hashes need the page); Workers Cache itself sends a cold HEAD on as a GET.
@@ -80,6 +93,7 @@ export async function answerSharedPages(
   if (keyed.status >= 500) return answerForRequestOnly(keyed);
   await keyed.body?.cancel();
   sharedRoutes.delete(parts.route);
+  unsharedRoutes.add(parts.route);
   return answerForRequestOnly(await parts.render(request));
 }
 
@@ -98,6 +112,7 @@ async function visitorFirst(request: Request, url: URL, parts: SharedPageParts):
   }
   await response.body?.cancel();
   sharedRoutes.add(parts.route);
+  unsharedRoutes.delete(parts.route);
   return shapedCopy(request, keyed, policy, url, parts);
 }
 

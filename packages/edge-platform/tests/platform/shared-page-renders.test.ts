@@ -62,9 +62,20 @@ async function databaseReads(): Promise<number> {
   return Number(reads);
 }
 
+test("a route whose headers export declares sharing: 20 misses with a cookie are 20 renders, its first included", async () => {
+  // The first request for /slow/shared in this server's isolate.
+  const before = await databaseReads();
+  for (let n = 0; n < 20; n++) {
+    const response = await fetch(new URL(`/slow/shared?cb=${n}`, app.url), { headers: { cookie: "a=1" } });
+    expect(response.headers.get("cf-cache-status")).toBe("MISS");
+    await response.body?.cancel();
+  }
+  expect((await databaseReads()) - before).toBe(20);
+});
+
 test("every miss of a shared page is one render, with a visitor's cookie or without, GET or HEAD", async () => {
-  // The route's first miss in the isolate renders twice (the visitor's answer, then the copy); it is then
-  // known to share.
+  // /slow/cached's headers pass its loader's on, so nothing says it shares before it has rendered: its first
+  // miss in the isolate renders twice (the visitor's answer, then the copy); it is then known to share.
   await (await fetch(new URL("/slow/cached?first", app.url))).text();
   for (const [method, cookie] of [
     ["GET", ""],
