@@ -6,7 +6,8 @@ import { compressed } from "./compression.ts";
  * The local server's front door (serve-build.ts runs it in workerd on the served port; never deployed).
  * A request reaches the app only when it is well formed, its `Host` header names one host and both that
  * host and the URL's are hosts this server answers (DNS rebinding). Miniflare's own request headers
- * (`MF-*`) are dropped: they mean nothing to the app, and nothing behind the guard may act on a client's.
+ * (`MF-*`) from a client are refused (`clients`, below); any that reach the default entrypoint are dropped:
+ * they mean nothing to the app, and nothing behind the guard may act on them.
  * `CF-Connecting-IP` is set as Cloudflare sets it. `x-local-cf-timezone` and `x-local-cf-country` give the
  * app's `request.cf.timezone` and `.country` (local-cf.ts), and never reach it as headers.
  * Answers leave compressed as Cloudflare would send them (compression.ts).
