@@ -6,9 +6,18 @@ import { defineTexts } from "edge-platform/shared";
  * live in its route module, so only that page's chunk carries them (routes/now.tsx).
  */
 export const navigationTexts = defineTexts(
-  { home: "Home", about: "About", now: "Now", items: "Items", glossary: "Glossary", messages: "Messages" },
+  {
+    label: "Main",
+    home: "Home",
+    about: "About",
+    now: "Now",
+    items: "Items",
+    glossary: "Glossary",
+    messages: "Messages",
+  },
   {
     ja: {
+      label: "メイン",
       home: "ホーム",
       about: "概要",
       now: "現在",
@@ -17,6 +26,7 @@ export const navigationTexts = defineTexts(
       messages: "メッセージ",
     },
     ar: {
+      label: "القائمة الرئيسية",
       home: "الرئيسية",
       about: "حول",
       now: "الآن",
@@ -24,6 +34,14 @@ export const navigationTexts = defineTexts(
       glossary: "المسرد",
       messages: "الرسائل",
     },
-    hi: { home: "होम", about: "परिचय", now: "अभी", items: "आइटम", glossary: "शब्दावली", messages: "संदेश" },
+    hi: {
+      label: "मुख्य",
+      home: "होम",
+      about: "परिचय",
+      now: "अभी",
+      items: "आइटम",
+      glossary: "शब्दावली",
+      messages: "संदेश",
+    },
   },
 );

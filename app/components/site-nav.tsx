@@ -15,7 +15,7 @@ export function SiteNav() {
   const texts = useTexts(navigationTexts);
   return (
     <header className="site-header">
-      <nav aria-label="Main">
+      <nav aria-label={texts.label}>
         {NAV_LINKS.map(({ to, label }) => (
           // NavLink marks the current page (aria-current="page", which app.css styles); `end` keeps Home
           // from being current on every page. "Items" stays current on an item's page.

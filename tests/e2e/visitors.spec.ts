@@ -16,6 +16,8 @@ const VISITORS = [
     dir: "ltr",
     heading: "現在",
     back: "戻る",
+    navigation: "メイン",
+    about: "概要",
   },
   {
     place: "Los Angeles",
@@ -25,6 +27,8 @@ const VISITORS = [
     dir: "ltr",
     heading: "Now",
     back: "Back",
+    navigation: "Main",
+    about: "About",
   },
   {
     place: "Kolkata",
@@ -34,6 +38,8 @@ const VISITORS = [
     dir: "ltr",
     heading: "अभी",
     back: "पीछे",
+    navigation: "मुख्य",
+    about: "परिचय",
   },
   {
     place: "Cairo",
@@ -43,6 +49,8 @@ const VISITORS = [
     dir: "rtl",
     heading: "الآن",
     back: "رجوع",
+    navigation: "القائمة الرئيسية",
+    about: "حول",
   },
 ] as const;
 
@@ -108,6 +116,31 @@ for (const visitor of VISITORS) {
     await context.close();
   });
 }
+
+test("the pre-rendered pages come in each visitor's language, built once per language, and hydrate cleanly", async ({
+  browser,
+}) => {
+  for (const visitor of VISITORS) {
+    const context = await browser.newContext({ locale: visitor.locale, timezoneId: visitor.timezoneId });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    for (const path of ["/", "/about"]) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()["content-language"], `${path} for ${visitor.place}`).toBe(visitor.lang);
+      await waitForHydration(page);
+      await expect(page.locator("html")).toHaveAttribute("dir", visitor.dir);
+      const navigation = page.getByRole("navigation", { name: visitor.navigation });
+      await expect(navigation.getByRole("link", { name: visitor.about, exact: true })).toBeVisible();
+    }
+    expect(problems, visitor.place).toEqual([]);
+    await context.close();
+  }
+});
 
 test("where the edge guesses the zone wrong, the first paint uses its guess and the next page the browser's", async ({
   browser,

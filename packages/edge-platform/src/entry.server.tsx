@@ -7,7 +7,7 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
-import { LOCALE_SETTINGS, STATIC_ROUTE_IDS } from "./build-config";
+import { STATIC_ROUTE_IDS } from "./build-config";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
 import { recordServerError, serverErrorPayload } from "./errors/server-error.server";
 import { setRenderedDocumentHeaders } from "./headers";
@@ -35,8 +35,9 @@ export default async function handleRequest(
   const { nonce, config, tracer, visitor } = getRequestContext(loadContext);
   let statusCode = responseStatusCode;
   const leafRouteId = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
-  // A pre-rendered page is one copy for every visitor: the default language, no time zone (docs/i18n.md).
-  const pageVisitor = isStaticRoute(leafRouteId) ? sharedVisitor(LOCALE_SETTINGS.defaultLocale) : visitor;
+  // A pre-rendered page is one copy for every visitor in its language, with no time zone (docs/i18n.md); the
+  // build renders it once per locale (vite/locale-copies.ts), and a page not built so renders the same way.
+  const pageVisitor = isStaticRoute(leafRouteId) ? sharedVisitor(visitor.locale) : visitor;
   const trace =
     tracer && isPerVisitorDocument(responseStatusCode, responseHeaders, leafRouteId)
       ? tracer.traceHeaders()

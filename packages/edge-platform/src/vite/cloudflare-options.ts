@@ -1,13 +1,23 @@
+import { LOCALE_COPIES_ROUTING_RULE } from "../visitor/locale-copies.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
-import { staticPageRoutingRules } from "./static-routes.ts";
+import { hasLocaleCopies } from "./locale-copies.ts";
+import { ROUTING_RULES_MAX, staticPageRoutingRules } from "./static-routes.ts";
 
 /**
  * What @cloudflare/vite-plugin adds to wrangler.toml for the app: the `run_worker_first` rules that send
  * static pages' HTML to the Worker, which serves it with the page's policy
- * (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md), one per static route, whatever the number of pages.
+ * (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md), one per static route, whatever the number of pages;
+ * and, for a product in several languages, the rule that keeps the pages' other-language copies from being
+ * served at their own address (visitor/locale-copies.ts).
  */
 export function workerConfig(app: AppUnderBuild) {
-  return { assets: { run_worker_first: staticPageRoutingRules(app.routes, app.STATIC_PAGES) } };
+  const rules = staticPageRoutingRules(app.routes, app.STATIC_PAGES);
+  if (!hasLocaleCopies(app)) return { assets: { run_worker_first: rules } };
+  if (rules.length + 1 > ROUTING_RULES_MAX)
+    throw new Error(
+      `${rules.length} run_worker_first rules for static routes and one for their other languages exceed Cloudflare's limit of ${ROUTING_RULES_MAX}`,
+    );
+  return { assets: { run_worker_first: [...rules, LOCALE_COPIES_ROUTING_RULE] } };
 }
 
 /**

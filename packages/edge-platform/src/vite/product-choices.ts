@@ -1,8 +1,7 @@
 import type { Plugin, UserConfig } from "vite";
 import type { AppUnderBuild } from "./app-under-build.ts";
-import { workerConfig } from "./cloudflare-options.ts";
 import { deployedRateLimits, rateLimitPeriods } from "./rate-limits.ts";
-import { staticRouteIds } from "./static-routes.ts";
+import { staticPageRoutingRules, staticRouteIds } from "./static-routes.ts";
 
 /**
  * The product's choices, handed to the platform (packages/edge-platform/src/build-config.ts) in the browser's
@@ -19,7 +18,7 @@ export function productChoices(app: AppUnderBuild): Plugin {
             staticRouteIds(app.routes, app.STATIC_PAGES),
           ),
           "import.meta.env.PLATFORM_STATIC_PAGE_ROUTING_RULES": JSON.stringify(
-            workerConfig(app).assets.run_worker_first,
+            staticPageRoutingRules(app.routes, app.STATIC_PAGES),
           ),
           "import.meta.env.PLATFORM_EXTRA_ACTION_ORIGINS": JSON.stringify(app.EXTRA_ACTION_ORIGINS),
           "import.meta.env.PLATFORM_LOCALE_SETTINGS": JSON.stringify(app.localeSettings),

@@ -26,7 +26,7 @@ export function staticRouteIds(routes: readonly RouteConfigLike[], staticPaths: 
 }
 
 /** Cloudflare's limits on `assets.run_worker_first`: rules, and characters per rule. */
-const ROUTING_RULES_MAX = 100;
+export const ROUTING_RULES_MAX = 100;
 const ROUTING_RULE_MAX_CHARS = 100;
 
 /**

@@ -9,6 +9,7 @@ import { devD1Migrations } from "./dev-d1-migrations.ts";
 import { devWorkersCache } from "./dev-workers-cache.ts";
 import { firstLoadChunk } from "./first-load-chunk.ts";
 import { localServers } from "./local-servers.ts";
+import { localeCopies } from "./locale-copies.ts";
 import { productChoices } from "./product-choices.ts";
 import { quietBuild } from "./quiet-build.ts";
 import { reactRouterImport } from "./react-router-import.ts";
@@ -35,6 +36,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
     sourceMapsOutsideAssets(), // generateBundle "post": once debugIds() has put the IDs in the code
     checkedVariables(), // writeBundle of the Worker: once its deploy config is written, before pre-rendering
     assetsHeadersFile(), // buildApp "post": after React Router's build and pre-rendering
+    localeCopies(app), // buildApp "post": the pre-rendered pages in the other languages, once React Router's are
     devWorkersCache(), // "pre": its middleware before @cloudflare/vite-plugin's, which calls the Worker
     devD1Migrations(), // "pre": its middleware before @cloudflare/vite-plugin's, which calls the Worker
   ];

@@ -258,16 +258,29 @@ function visitor(request: Request, context: StepContext, next: Next) {
   return next(request, { ...context, visitor: visitorOf(request, LOCALE_SETTINGS) });
 }
 
-/** Pre-rendered pages: the asset as built, with the page's policy (decisions/010-static-page-csp-at-scale.md). */
+/**
+ * Pre-rendered pages: the asset as built in the visitor's language, with the page's policy
+ * (decisions/010-static-page-csp-at-scale.md; docs/i18n.md, "Pre-rendered pages"). A page not built in their
+ * language (a path of a static route that was not pre-rendered) is rendered for them by the steps after.
+ */
 async function prerenderedPages(request: Request, context: StepContext, next: Next) {
   if (isStaticPageRequest(request, context.url)) {
     // A self-hosted Sentry's origin in connect-src, as on pages rendered per request (config.server.ts).
-    const page = await serveStaticPage(request, context.env.ASSETS, {
-      reportOrigin: context.config.reporting?.directOrigin,
-    });
+    const page = await serveStaticPage(
+      request,
+      context.env.ASSETS,
+      { reportOrigin: context.config.reporting?.directOrigin },
+      staticPageLocale(context),
+    );
     if (page) return page;
   }
   return next(request, context);
+}
+
+/** The language of the pre-rendered copy a visitor gets: theirs, or undefined for the default's (React Router's own). */
+function staticPageLocale(context: StepContext): string | undefined {
+  const locale = context.visitor?.locale;
+  return locale === LOCALE_SETTINGS.defaultLocale ? undefined : locale;
 }
 
 /**

@@ -1,9 +1,11 @@
-import { STATIC_PAGE_ROUTING_RULES } from "../build-config";
+import { LOCALE_SETTINGS, STATIC_PAGE_ROUTING_RULES } from "../build-config";
 import { INLINE_STYLESHEETS } from "../built-stylesheets";
 import { scanDocument } from "../document-scan";
 import { hashedDocumentHeaders, type PolicyOptions } from "../headers";
 import { withHeaderChanges } from "../http/response-headers";
 import { routingRulesMatcher } from "../routing-rules";
+import { isPageDataPath } from "../single-fetch";
+import { localeCopyPath } from "../visitor/locale-copies";
 
 /**
  * Pre-rendered pages, served by the Worker (packages/edge-platform/docs/decisions/010-static-page-csp-at-scale.md): the
@@ -27,14 +29,27 @@ const headersByETag = new Map<string, Record<string, string> | null>();
 
 /**
  * The asset with its page headers; `undefined` when no page was pre-rendered at this path (a dynamic page
- * of a static route, or a 404): then the app renders it.
+ * of a static route, or a 404), or none in `locale`: then the app renders it. `locale` names one of the
+ * product's other languages, whose copy the build wrote apart (visitor/locale-copies.ts); such a page varies
+ * with the visitor's language, and says so (`Vary`).
  */
 export async function serveStaticPage(
   request: Request,
   assets: Fetcher,
   policy: PolicyOptions = {},
+  locale?: string,
 ): Promise<Response | undefined> {
-  const asset = await assets.fetch(request);
+  // A path with a trailing slash or page data has no copy: the default's asset (its redirect, its data).
+  const copy = locale === undefined ? undefined : localeCopyRequest(request, locale);
+  let assetRequest = copy ?? request;
+  let asset = await assets.fetch(assetRequest);
+  if (copy && asset.status === 404) {
+    assetRequest = request;
+    asset = await assets.fetch(request);
+    // A page built in the default language only: rendered for the visitor, in theirs. A public file
+    // under a static route's glob passes on below as it is.
+    if (isHtml(asset)) return undefined;
+  }
   if (asset.status === 404) return undefined;
   // Redirects (`/about/` -> `/about`) and refusals pass through as the assets answer them.
   if (asset.status !== 200 && asset.status !== 304) return asset;
@@ -51,7 +66,7 @@ export async function serveStaticPage(
       body = html;
     } else {
       // A 304 or a HEAD has no body to hash: read the page once, unconditionally.
-      const page = await assets.fetch(new Request(request.url));
+      const page = await assets.fetch(new Request(assetRequest.url));
       headers =
         page.ok && isHtml(page)
           ? await hashedDocumentHeaders(await scanDocument(await page.text()), policy, INLINE_STYLESHEETS)
@@ -59,7 +74,24 @@ export async function serveStaticPage(
     }
     if (etag !== undefined) remember(etag, headers);
   }
-  return withHeaderChanges(new Response(body, asset), Object.entries(headers ?? {}));
+  const changes = Object.entries(headers ?? {});
+  if (headers && copies) {
+    const vary = asset.headers.get("Vary");
+    changes.push(["Vary", vary ? `${LOCALE_VARY}, ${vary}` : LOCALE_VARY]);
+  }
+  return withHeaderChanges(new Response(body, asset), changes);
+}
+
+/** Whether the product has pages in other languages than the default (then every pre-rendered page varies). */
+const copies = LOCALE_SETTINGS.locales.length > 1;
+/** What a pre-rendered page's language depends on (visitor/negotiation.ts): the locale cookie, then the browser's languages. */
+const LOCALE_VARY = "Cookie, Accept-Language";
+
+/** The request for the copy of a page in another language, as the assets serve it; none for a path that has none. */
+function localeCopyRequest(request: Request, locale: string): Request | undefined {
+  const { pathname } = new URL(request.url);
+  if (isPageDataPath(pathname) || (pathname !== "/" && pathname.endsWith("/"))) return undefined;
+  return new Request(new URL(localeCopyPath(pathname, locale), request.url), request);
 }
 
 /** Only HTML gets page headers; anything else a static route's path serves (`.data`, an image) passes on. */

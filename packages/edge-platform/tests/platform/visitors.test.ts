@@ -109,13 +109,70 @@ describe("bad input gets the default, never an error or a reflection", () => {
 });
 
 describe("copies for everyone carry no visitor", () => {
-  test("a pre-rendered page is the default language's, without a zone, whoever asks", async () => {
-    const response = await get("/about", { "Accept-Language": "ar", Cookie: "tz=Asia%2FTokyo" });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("Content-Language")).toBe("en");
-    const html = htmlElement(await response.text());
-    expect(html).toMatch(/lang="en" dir="ltr"/);
-    expect(html).not.toContain("data-time-zone");
+  test("a pre-rendered page is the copy in the visitor's language, without a zone", async () => {
+    const cases = [
+      [{ "Accept-Language": "ar-EG,ar;q=0.9", Cookie: "tz=Asia%2FTokyo" }, "ar", "rtl"],
+      [{ "Accept-Language": "en", Cookie: "locale=ar" }, "ar", "rtl"],
+      [{ "Accept-Language": "en-US", Cookie: "tz=Asia%2FTokyo" }, "en", "ltr"],
+      [{ "Accept-Language": "fr" }, "en", "ltr"],
+    ] as const;
+    for (const path of ["/", "/about", "/glossary/edge"]) {
+      for (const [headers, locale, direction] of cases) {
+        const response = await get(path, headers);
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+        expect(response.headers.get("Content-Language")).toBe(locale);
+        // Its language depends on the request; its ETag (a content hash) differs per copy.
+        expect(response.headers.get("Vary")).toMatch(/^Cookie, Accept-Language\b/);
+        const page = await response.text();
+        const html = htmlElement(page);
+        expect(html).toMatch(new RegExp(`lang="${locale}" dir="${direction}"`));
+        expect(html).not.toContain("data-time-zone");
+        expect(page).not.toContain("Asia/Tokyo");
+        if (locale === "ar") expect(page).toContain('class="skip-link">تخطَّ إلى المحتوى</a>');
+      }
+    }
+  });
+
+  test("each copy revalidates by its own ETag, and a HEAD says the copy's headers", async () => {
+    const arabic = await get("/about", { "Accept-Language": "ar" });
+    const english = await get("/about", { "Accept-Language": "en" });
+    await Promise.all([arabic.text(), english.text()]);
+    const arabicTag = arabic.headers.get("ETag") ?? "";
+    expect(arabicTag).not.toBe("");
+    expect(arabicTag).not.toBe(english.headers.get("ETag"));
+    const unchanged = await get("/about", { "Accept-Language": "ar", "If-None-Match": arabicTag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("Content-Language")).toBe("ar");
+    // The Arabic copy's tag does not match the English copy: the English visitor gets the page.
+    const changed = await get("/about", { "Accept-Language": "en", "If-None-Match": arabicTag });
+    expect(changed.status).toBe(200);
+    expect(htmlElement(await changed.text())).toMatch(/lang="en"/);
+    const head = await fetch(new URL("/about", app.url), {
+      method: "HEAD",
+      headers: { "Accept-Language": "ar" },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Content-Language")).toBe("ar");
+  });
+
+  test("the copies have no address of their own, and page data and trailing slashes are the default's", async () => {
+    const direct = await get("/__locales/ar/about");
+    expect(direct.status).toBe(404);
+    expect(await direct.text()).not.toContain('lang="ar" dir="rtl" data-rendered-at');
+    const data = await get("/about.data", { "Accept-Language": "ar" });
+    expect(data.status).toBe(200);
+    expect(await data.text()).toBe(await (await get("/about.data")).text());
+    const slash = await get("/about/", { "Accept-Language": "ar" });
+    expect(slash.status).toBeGreaterThanOrEqual(301);
+    expect(slash.status).toBeLessThanOrEqual(308);
+    expect(slash.headers.get("Location")).toMatch(/^(http:\/\/[^/]+)?\/about$/);
+  });
+
+  test("a path of a static route that was not pre-rendered is rendered for the visitor, in their language", async () => {
+    const response = await get("/glossary/not-a-term", { "Accept-Language": "ar" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Language")).toBe("ar");
+    expect(await response.text()).toContain("تعذّر العثور على هذه الصفحة.");
   });
 
   test("a shared page is stored once per negotiated language, never with a visitor's zone or cookies", async () => {

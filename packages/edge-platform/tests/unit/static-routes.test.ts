@@ -1,6 +1,9 @@
 import { index, prefix, route } from "@react-router/dev/routes";
 import { describe, expect, test } from "vitest";
 import { routingRulesMatcher } from "../../src/routing-rules";
+import { LOCALE_COPIES_ROUTING_RULE, localeCopyPath } from "../../src/visitor/locale-copies";
+import type { AppUnderBuild } from "../../src/vite/app-under-build";
+import { workerConfig } from "../../src/vite/cloudflare-options";
 import { staticPageRoutingRules, staticRouteIds } from "../../src/vite/static-routes";
 
 // A route config of the shape app/routes.ts has, independent of the product's routes.
@@ -83,5 +86,37 @@ describe("staticPageRoutingRules (decision 010: static pages' HTML goes to the W
       ["/about/", "/about.data", "/now", "/_root.data", "/terms", "/assets/x.js"].some(isStaticPage),
     ).toBe(false);
     expect(routingRulesMatcher(["/*", "!/assets/*"])("/assets/x.js")).toBe(false);
+  });
+});
+
+describe("workerConfig (the pages' other-language copies have no address of their own: docs/i18n.md)", () => {
+  const app = (locales: string[], pages: string[]): AppUnderBuild => ({
+    appDirectory: "app",
+    routes,
+    STATIC_PAGES: pages,
+    EXTRA_ACTION_ORIGINS: [],
+    localeSettings: { locales, defaultLocale: locales[0] ?? "en", defaultTimeZone: "UTC" },
+  });
+
+  test("several locales and a static page: one more rule, for the copies' directory", () => {
+    expect(workerConfig(app(["en", "ar"], ["/about"])).assets.run_worker_first).toEqual([
+      "/about",
+      LOCALE_COPIES_ROUTING_RULE,
+    ]);
+    expect(routingRulesMatcher([LOCALE_COPIES_ROUTING_RULE])(localeCopyPath("/about", "ar"))).toBe(true);
+    expect(localeCopyPath("/", "ar")).toBe("/__locales/ar");
+  });
+
+  test("one locale, or no static page: no copies, no rule", () => {
+    expect(workerConfig(app(["en"], ["/about"])).assets.run_worker_first).toEqual(["/about"]);
+    expect(workerConfig(app(["en", "ar"], [])).assets.run_worker_first).toEqual([]);
+  });
+
+  test("the copies' rule counts against Cloudflare's limit of 100", () => {
+    const many = Array.from({ length: 100 }, (_, n) => route(`r${n}`, `routes/r${n}.tsx`));
+    const pages = many.map((_, n) => `/r${n}`);
+    const config = (locales: string[]) => ({ ...app(locales, pages), routes: many });
+    expect(workerConfig(config(["en"])).assets.run_worker_first).toHaveLength(100);
+    expect(() => workerConfig(config(["en", "ar"]))).toThrow(/exceed Cloudflare's limit of 100/);
   });
 });
