@@ -15,7 +15,7 @@ import autocannon from "autocannon";
 import { serveBuild } from "edge-platform/local-server";
 import { reportingVars, startIngestStandIn } from "edge-platform/testing";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
-import { median } from "./stats.ts";
+import { median, medianDifference } from "./stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -145,6 +145,20 @@ for (const [name, path] of TARGETS) {
     );
   }
   if (BEFORE) {
+    // A change's cost: the difference of medians, round by round paired (both ran in the same round), with its
+    // 95% interval; an interval that holds 0 says the run did not resolve one.
+    const rounds = (config: Config) => samples.get(`${config} ${path}`) ?? [];
+    const cpu = medianDifference(
+      rounds("platform").map((run) => run.cpuUs),
+      rounds("before").map((run) => run.cpuUs),
+    );
+    const rps = medianDifference(
+      rounds("platform").map((run) => run.rps),
+      rounds("before").map((run) => run.rps),
+    );
+    console.log(
+      `${name.padEnd(15)} platform - before: CPU ${cpu.difference.toFixed(0)} us/req [${cpu.low.toFixed(0)}, ${cpu.high.toFixed(0)}], ${rps.difference.toFixed(0)} req/s [${rps.low.toFixed(0)}, ${rps.high.toFixed(0)}] (95%, ${cpu.rounds} paired rounds)`,
+    );
     lines.push(
       `${name} before ${(summary("before", path).rps / base.rps).toFixed(2)}x, before+dsn ${(summary("before+dsn", path).rps / base.rps).toFixed(2)}x (CPU ${summary("before", path).cpuUs.toFixed(0)} / ${summary("before+dsn", path).cpuUs.toFixed(0)} us)`,
     );

@@ -376,6 +376,11 @@ const EDGE_CACHING_HEADERS = ["Cloudflare-CDN-Cache-Control", "CDN-Cache-Control
  * the URL alone, were it on) must never keep it, or every language would get the first one's copy. The
  * browser's `Cache-Control` (`private, no-store` on a shared copy) is left as it is.
  */
+/** Whether an answer speaks to a cache in front of the Worker (its own edge caching headers). */
+export function carriesEdgeCaching(headers: Headers): boolean {
+  return EDGE_CACHING_HEADERS.some((name) => headers.has(name));
+}
+
 export function withoutEdgeCaching(response: Response): Response {
   const present = EDGE_CACHING_HEADERS.filter((name) => response.headers.has(name));
   if (present.length === 0) return response;

@@ -5,9 +5,13 @@ import { LOCALE_COPIES_DIRECTORY, localeCopyPath } from "../visitor/locale-copie
 import { LOCALE_COOKIE } from "../visitor/visitor.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
 
-/** Whether the build writes other-language copies of the pre-rendered pages: several locales, a static page. */
+/**
+ * Whether the build writes other-language copies of the pre-rendered pages: several locales, a static page,
+ * and the platform's Worker to serve them (`WRANGLER_CONFIG` names another deploy config and Worker, the
+ * benchmarks' baseline in bench/bare, which serves none: cloudflare-options.ts).
+ */
 export function hasLocaleCopies(app: AppUnderBuild): boolean {
-  return app.localeSettings.locales.length > 1 && app.STATIC_PAGES.length > 0;
+  return app.localeSettings.locales.length > 1 && app.STATIC_PAGES.length > 0 && !process.env.WRANGLER_CONFIG;
 }
 
 /** A page that takes longer than this to render at build time fails the build (React Router's own time-out). */

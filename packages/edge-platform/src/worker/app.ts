@@ -13,7 +13,7 @@ import {
   withHeadersFailureAnswer,
   withServerErrorDigests,
 } from "../errors/with-error-digests.server";
-import { withoutEdgeCaching, withPlatformHeaders, withRetryAfter } from "../headers";
+import { carriesEdgeCaching, withoutEdgeCaching, withPlatformHeaders, withRetryAfter } from "../headers";
 import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
@@ -28,7 +28,13 @@ import { unknownRouteIds } from "./data-requests";
 import { httpsRedirect } from "./https-redirect";
 import { forwardEnvelope, tunnelSettings } from "./monitoring-tunnel";
 import { isCrossSiteMutation } from "./same-origin";
-import { answerForRequestOnly, answerSharedPages, throughSharedPages } from "./shared-pages";
+import {
+  answerForRequestOnly,
+  answerSharedPages,
+  goesToSharedPages,
+  rememberCached,
+  throughSharedPages,
+} from "./shared-pages";
 import { isStaticPageRequest, serveStaticPage } from "./static-pages";
 import { type Next, runSteps, type Step, type StepContext } from "./steps";
 import { localFillProps, workersCachePurger } from "./workers-cache";
@@ -284,19 +290,32 @@ function staticPageLocale(context: StepContext): string | undefined {
 }
 
 /**
- * The gateway's step for shared pages (docs/caching.md): a GET or HEAD that may be shared goes to the
- * SharedPages entrypoint with the visitor decided above, through Workers Cache (which answers a stored copy of
- * the page in the visitor's language without running it) or, locally, its emulation. Anything else is
- * rendered here, and nothing of it is shared.
+ * The gateway's step for shared pages (docs/caching.md): a GET or HEAD for a route the isolate knows to share
+ * goes to the SharedPages entrypoint with the visitor decided above, through Workers Cache (which answers a
+ * stored copy of the page in the visitor's language without running it) or, locally, its emulation. Any
+ * other is rendered here, for the visitor; if that answer is one the cache may keep, the route is remembered
+ * and the request goes the same way (its render here was the one a first miss costs: worker/shared-pages.ts,
+ * `goesToSharedPages`). An answer that may not be shared is rendered here, and nothing of it is shared.
  */
 async function sharedPages(request: Request, context: StepContext, next: Next) {
   if (!mayShareAnswer(request)) return answerForRequestOnly(await next(request, context));
-  return throughSharedPages(
-    request,
-    context.visitor ?? visitorOf(request, LOCALE_SETTINGS),
-    context.env,
-    (loopback, props) => callSharedPages(loopback, props, context.env, context.ctx),
-  );
+  const throughCache = () =>
+    throughSharedPages(
+      request,
+      context.visitor ?? visitorOf(request, LOCALE_SETTINGS),
+      context.env,
+      (loopback, props) => callSharedPages(loopback, props, context.env, context.ctx),
+    );
+  const route = answeringRoute(context.url);
+  if (goesToSharedPages(route)) return throughCache();
+  const response = await next(request, context);
+  const storable =
+    sharedCachePolicy(response.status, response.headers) !== undefined ||
+    carriesEdgeCaching(response.headers);
+  if (!storable) return answerForRequestOnly(response);
+  await response.body?.cancel();
+  rememberCached(route.route);
+  return throughCache();
 }
 
 /**

@@ -72,8 +72,31 @@ const sharedRoutes = new Set<string>();
 /** Routes whose answer here was not shared although their `headers` export declares it (a 404, say). */
 const unsharedRoutes = new Set<string>();
 
-function rendersCopyFirst({ route, declaresSharing }: SharedPageParts): boolean {
+function rendersCopyFirst({
+  route,
+  declaresSharing,
+}: Pick<SharedPageParts, "route" | "declaresSharing">): boolean {
   return sharedRoutes.has(route) || (declaresSharing && !unsharedRoutes.has(route));
+}
+
+/**
+ * The routes whose answers the gateway sends to the SharedPages entrypoint before rendering anything, because
+ * an answer of theirs was one Workers Cache may keep (shared, or with the edge's own caching headers), or
+ * because the isolate renders their copy first (above). Any other request is rendered by the gateway itself,
+ * for the visitor, without the hop to the entrypoint (about 350 µs of CPU per request in workerd: a dynamic
+ * page had 0.87x the throughput with it, page data 0.78x; docs/PERFORMANCE.md, "The gateway"); when that
+ * answer turns out storable, the route is remembered here and the request goes to the entrypoint after all
+ * (worker/app.ts, the shared-pages step). Bounded by the app's routes (twice: documents and page data).
+ */
+const cachedRoutes = new Set<string>();
+
+export function goesToSharedPages(route: Pick<SharedPageParts, "route" | "declaresSharing">): boolean {
+  return cachedRoutes.has(route.route) || rendersCopyFirst(route);
+}
+
+/** A route whose answer the gateway found storable: its requests go to the SharedPages entrypoint from now on. */
+export function rememberCached(route: string): void {
+  cachedRoutes.add(route);
 }
 
 export async function answerSharedPages(
