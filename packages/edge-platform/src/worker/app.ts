@@ -309,12 +309,10 @@ async function sharedPages(request: Request, context: StepContext, next: Next) {
   const route = answeringRoute(context.url);
   if (goesToSharedPages(route)) return throughCache();
   const response = await next(request, context);
-  const storable =
-    sharedCachePolicy(response.status, response.headers) !== undefined ||
-    carriesEdgeCaching(response.headers);
-  if (!storable) return answerForRequestOnly(response);
+  const shared = sharedCachePolicy(response.status, response.headers) !== undefined;
+  if (!shared && !carriesEdgeCaching(response.headers)) return answerForRequestOnly(response);
   await response.body?.cancel();
-  rememberCached(route.route);
+  rememberCached(route.route, shared);
   return throughCache();
 }
 
@@ -339,7 +337,29 @@ async function sharedCopies(request: Request, context: StepContext, next: Next) 
  * The leaf route that answers a URL, and whether for its page data (`"routes/item"`, `"routes/item (data)"`),
  * and whether that route's `headers` export declares a shared answer without any data.
  */
-function answeringRoute(url: URL): { route: string; declaresSharing: boolean } {
+function answeringRoute(url: URL): AnsweringRoute {
+  let known = answeringRoutes.get(url.pathname);
+  if (!known) {
+    known = matchedRoute(url);
+    if (answeringRoutes.size >= MAX_REMEMBERED_PATHS) {
+      const oldest = answeringRoutes.keys().next().value;
+      if (oldest !== undefined) answeringRoutes.delete(oldest);
+    }
+    answeringRoutes.set(url.pathname, known);
+  }
+  return known;
+}
+
+type AnsweringRoute = { route: string; declaresSharing: boolean };
+
+/**
+ * By path, bounded: React Router's `matchRoutes` ranks and compiles every route's pattern on each call, and the
+ * gateway asks for every GET (its shared-pages step); a path asked again costs a lookup.
+ */
+const answeringRoutes = new Map<string, AnsweringRoute>();
+const MAX_REMEMBERED_PATHS = 1_000;
+
+function matchedRoute(url: URL): AnsweringRoute {
   const data = isPageDataPath(url.pathname);
   const page = (data && pageOfDataPath(url.pathname, serverBuild.basename)) || url.pathname;
   const leaf = decodable(page)

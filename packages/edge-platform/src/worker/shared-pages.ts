@@ -94,9 +94,17 @@ export function goesToSharedPages(route: Pick<SharedPageParts, "route" | "declar
   return cachedRoutes.has(route.route) || rendersCopyFirst(route);
 }
 
-/** A route whose answer the gateway found storable: its requests go to the SharedPages entrypoint from now on. */
-export function rememberCached(route: string): void {
+/**
+ * A route whose answer the gateway found storable: its requests go to the SharedPages entrypoint from now on,
+ * and when the answer was shared the entrypoint renders its copy first (the gateway's render was the
+ * visitor's: a first miss costs two renders, as in `visitorFirst`).
+ */
+export function rememberCached(route: string, shared: boolean): void {
   cachedRoutes.add(route);
+  if (shared) {
+    sharedRoutes.add(route);
+    unsharedRoutes.delete(route);
+  }
 }
 
 export async function answerSharedPages(
