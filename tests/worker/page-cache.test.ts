@@ -74,7 +74,11 @@ describe("/messages/latest", () => {
     const visit = async (language: string) => {
       const response = await fetch(new URL(path, app.url), { headers: { "Accept-Language": language } });
       const html = /<html\b[^>]*>/.exec(await response.text())?.[0] ?? "";
-      return { cache: response.headers.get("cf-cache-status"), language: response.headers.get("Content-Language"), html };
+      return {
+        cache: response.headers.get("cf-cache-status"),
+        language: response.headers.get("Content-Language"),
+        html,
+      };
     };
     const japanese = await visit("ja-JP,ja;q=0.9");
     expect(japanese).toMatchObject({ cache: "MISS", language: "ja" });
