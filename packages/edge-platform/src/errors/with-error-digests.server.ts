@@ -18,32 +18,42 @@ type RouteHeaders = NonNullable<ServerRouteModule["headers"]>;
 
 /**
  * The request a route's `headers` export runs for: React Router passes it no request and no context, so the
- * app runs each request inside this store (answerRequest).
+ * app runs each request inside this store (renderRequest).
  */
 const currentRequest = new AsyncLocalStorage<ServerErrorScope>();
 
 type RequestHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
 /**
- * Hands one request to React Router with the platform's guards. When a route's `headers` export threw, React
- * Router has already answered an empty 500 (or, for page data, a digest-less error); the request is then
- * answered again by `answerAgain`, React Router with withHeadersFailureAnswer's build, whose root middleware
- * throws the recorded error's digest before any handler runs (packages/edge-platform/docs/contract.md C1): the error page with the
- * digest of its log line, and no loader or action runs twice.
+ * Hands one request to React Router with the platform's guards, inside the store its routes' `headers`
+ * exports read their request from (the Worker's last step, worker/app.ts).
  */
-export async function answerRequest(
+export function renderRequest(
   handle: RequestHandler,
-  answerAgain: () => RequestHandler,
   { request, context }: { request: Request; context: RouterContextProvider },
 ): Promise<Response> {
-  const response = await currentRequest.run({ request, context }, () => handle(request, context));
-  if (getRequestContext(context).errors.headersFailure === undefined) return response;
+  return currentRequest.run({ request, context }, () => handle(request, context));
+}
+
+/**
+ * The answer to a request whose route's `headers` export threw, or undefined when none did. React Router has
+ * already answered an empty 500 (or, for page data, a digest-less error); the request is then answered again
+ * by `answerAgain`, React Router with withHeadersFailureAnswer's build, whose root middleware throws the
+ * recorded error's digest before any handler runs (packages/edge-platform/docs/contract.md C1): the error
+ * page with the digest of its log line, and no loader or action runs twice.
+ */
+export async function headersFailureAnswer(
+  response: Response,
+  answerAgain: () => RequestHandler,
+  { request, context }: { request: Request; context: RouterContextProvider },
+): Promise<Response | undefined> {
+  if (getRequestContext(context).errors.headersFailure === undefined) return undefined;
   await response.body?.cancel();
   const headers = new Headers(request.headers);
   headers.delete("content-length");
   // The body was read (or refused) already; the root middleware throws before anything reads it again.
   const again = new Request(request.url, { method: request.method, headers, signal: request.signal });
-  return currentRequest.run({ request: again, context }, () => answerAgain()(again, context));
+  return renderRequest(answerAgain(), { request: again, context });
 }
 
 /** A guarded build (withServerErrorDigests) whose root first throws the digest of a `headers` failure. */
@@ -127,7 +137,7 @@ function statusOf(value: unknown): number {
 
 /**
  * A `headers` export that throws is recorded like any server error of the request; React Router gets no
- * headers from it, and the request is answered again with the error page (answerRequest).
+ * headers from it, and the request is answered again with the error page (headersFailureAnswer).
  */
 function guardHeaders(headers: RouteHeaders): RouteHeaders {
   if (typeof headers !== "function") return headers;

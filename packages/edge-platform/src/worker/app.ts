@@ -9,7 +9,8 @@ import { isControlFlow } from "../errors/control-flow";
 import { createRequestErrors } from "../errors/request-errors";
 import { recordServerError } from "../errors/server-error.server";
 import {
-  answerRequest,
+  headersFailureAnswer,
+  renderRequest,
   withHeadersFailureAnswer,
   withServerErrorDigests,
 } from "../errors/with-error-digests.server";
@@ -18,7 +19,7 @@ import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
 import { mayShareAnswer, sharedCachePolicy } from "../page-cache/policy";
-import { type RequestContext, requestContext } from "../request-context";
+import { getRequestContext, type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath, pageOfDataPath } from "../single-fetch";
 import { takeLocalCf } from "../visitor/local-cf";
 import { visitorOf } from "../visitor/negotiation";
@@ -56,6 +57,12 @@ function answerHeadersFailure() {
 }
 
 /**
+ * How both entrypoints end: React Router's context for the request, then the stages around the render that
+ * change its answer, outermost first, then the render itself. Function declarations, so hoisted.
+ */
+const RENDERING: readonly Step[] = [routerContext, writeLimitRetryAfter, headersFailure, renderApp];
+
+/**
  * The Worker's default entrypoint, the gateway, as the list of steps every request goes through, in order.
  * Each step answers or hands the request to the next (`steps.ts`); the last one renders. A request whose
  * answer may be shared goes from the shared-pages step to the `SharedPages` entrypoint below, in front of
@@ -75,7 +82,7 @@ const STEPS: readonly Step[] = [
   prerenderedPages,
   sharedPages,
   reporting,
-  renderApp,
+  ...RENDERING,
 ];
 
 /**
@@ -88,7 +95,7 @@ const SHARED_PAGES_STEPS: readonly Step[] = [
   async (request, context, next) => withPlatformHeaders(await next(request, context)),
   sharedCopies,
   reporting,
-  renderApp,
+  ...RENDERING,
 ];
 
 const handle = runSteps(STEPS);
@@ -416,8 +423,12 @@ async function reporting(request: Request, context: StepContext, next: Next) {
   return (await reportingModule).reportRequest(request, context, next);
 }
 
-/** The last step: React Router renders the page, its data or its action's answer. */
-async function renderApp(request: Request, { url, env, ctx, config, reporting, visitor }: StepContext) {
+/**
+ * What loaders, actions, `headers` and the renderer read of this request (request-context.ts), in React
+ * Router's context for it: the steps after this one render with it.
+ */
+function routerContext(request: Request, stepContext: StepContext, next: Next) {
+  const { url, env, ctx, config, reporting, visitor } = stepContext;
   const context = new RouterContextProvider();
   let nonce: string | undefined;
   const perRequest: RequestContext = {
@@ -445,12 +456,42 @@ async function renderApp(request: Request, { url, env, ctx, config, reporting, v
     },
   };
   context.set(requestContext, perRequest);
-  const response = await answerRequest(handleAppRequest, answerHeadersFailure, { request, context });
-  // A write refused for its client's limit says when to try again (limits/write-limits.server.ts).
-  if (perRequest.retryAfterSeconds !== undefined && response.status === 429) {
-    return withRetryAfter(response, perRequest.retryAfterSeconds);
-  }
-  return response;
+  return next(request, { ...stepContext, routerContext: context });
+}
+
+/**
+ * A write refused for its client's limit says when to try again: the refusal (limits/write-limits.server.ts)
+ * notes the seconds in the request's context, because React Router keeps no action header on a page without
+ * a `headers` export; headers.ts writes the header.
+ */
+async function writeLimitRetryAfter(request: Request, context: StepContext, next: Next) {
+  const response = await next(request, context);
+  const seconds = context.routerContext && getRequestContext(context.routerContext).retryAfterSeconds;
+  return seconds !== undefined && response.status === 429 ? withRetryAfter(response, seconds) : response;
+}
+
+/**
+ * A route whose `headers` export threw: React Router answered an empty 500, so the request is answered again,
+ * by the error page with the digest of that failure's log line (errors/with-error-digests.server.ts).
+ */
+async function headersFailure(request: Request, context: StepContext, next: Next) {
+  const response = await next(request, context);
+  if (!context.routerContext) return response;
+  return (
+    (await headersFailureAnswer(response, answerHeadersFailure, {
+      request,
+      context: context.routerContext,
+    })) ?? response
+  );
+}
+
+/**
+ * The last step: React Router renders the page, its data or its action's answer, with the build as guarded
+ * once per isolate (`guardedBuild` above: every route handler's failure a digest, writes counted first).
+ */
+function renderApp(request: Request, { routerContext }: StepContext) {
+  if (!routerContext) throw new Error("The render step needs the routerContext step before it.");
+  return renderRequest(handleAppRequest, { request, context: routerContext });
 }
 
 /** 128 random bits; created per request (Workers forbid random values at global scope). */

@@ -1,3 +1,4 @@
+import type { RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "../config.server";
 import type { RequestReporting } from "../errors/request-errors";
 import type { Visitor } from "../visitor/visitor";
@@ -18,6 +19,8 @@ export type StepContext = {
    * zone: visitor/visitor.ts, sharedVisitor); unset when its props name no locale of the product.
    */
   readonly sharedVisitor?: Visitor;
+  /** React Router's context for this request (the request context loaders and the renderer read); set by the routerContext step. */
+  readonly routerContext?: RouterContextProvider;
 };
 
 /** The rest of the list after a step; a step may hand it another request (a shared page's) or context. */
