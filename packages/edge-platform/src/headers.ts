@@ -369,6 +369,11 @@ export async function sharedCopyHeaders(
  */
 const EDGE_CACHING_HEADERS = ["Cloudflare-CDN-Cache-Control", "CDN-Cache-Control", "Cache-Tag"] as const;
 
+/** Whether an answer speaks to a cache in front of the Worker (its own edge caching headers). */
+export function carriesEdgeCaching(headers: Headers): boolean {
+  return EDGE_CACHING_HEADERS.some((name) => headers.has(name));
+}
+
 /**
  * What the Worker's default entrypoint (the gateway, worker/app.ts) answers, as it leaves: without the edge's
  * caching headers. A shared copy is stored by Workers Cache in front of the `SharedPages` entrypoint, keyed by
@@ -376,11 +381,6 @@ const EDGE_CACHING_HEADERS = ["Cloudflare-CDN-Cache-Control", "CDN-Cache-Control
  * the URL alone, were it on) must never keep it, or every language would get the first one's copy. The
  * browser's `Cache-Control` (`private, no-store` on a shared copy) is left as it is.
  */
-/** Whether an answer speaks to a cache in front of the Worker (its own edge caching headers). */
-export function carriesEdgeCaching(headers: Headers): boolean {
-  return EDGE_CACHING_HEADERS.some((name) => headers.has(name));
-}
-
 export function withoutEdgeCaching(response: Response): Response {
   const present = EDGE_CACHING_HEADERS.filter((name) => response.headers.has(name));
   if (present.length === 0) return response;

@@ -84,7 +84,7 @@ function rendersCopyFirst({
  * an answer of theirs was one Workers Cache may keep (shared, or with the edge's own caching headers), or
  * because the isolate renders their copy first (above). Any other request is rendered by the gateway itself,
  * for the visitor, without the hop to the entrypoint (about 350 µs of CPU per request in workerd: a dynamic
- * page had 0.87x the throughput with it, page data 0.78x; docs/PERFORMANCE.md, "The gateway"); when that
+ * page had 0.87x the throughput with it, page data 0.78x; docs/PERFORMANCE.md, "Shared pages"); when that
  * answer turns out storable, the route is remembered here and the request goes to the entrypoint after all
  * (worker/app.ts, the shared-pages step). Bounded by the app's routes (twice: documents and page data).
  */

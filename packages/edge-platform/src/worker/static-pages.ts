@@ -44,6 +44,7 @@ export async function serveStaticPage(
   let assetRequest = copy ?? request;
   let asset = await assets.fetch(assetRequest);
   if (copy && asset.status === 404) {
+    await asset.body?.cancel();
     assetRequest = request;
     asset = await assets.fetch(request);
     // A page built in the default language only: rendered for the visitor, in theirs. A public file
