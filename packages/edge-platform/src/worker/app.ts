@@ -22,6 +22,7 @@ import { mayShareAnswer, sharedCachePolicy } from "../page-cache/policy";
 import { getRequestContext, type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath, pageOfDataPath } from "../single-fetch";
 import { takeLocalCf } from "../visitor/local-cf";
+import { memoize } from "../visitor/memo";
 import { visitorOf } from "../visitor/negotiation";
 import { sharedVisitor } from "../visitor/visitor";
 import { canonicalRedirect } from "./canonical-redirect";
@@ -313,7 +314,7 @@ async function sharedPages(request: Request, context: StepContext, next: Next) {
       context.env,
       (loopback, props) => callSharedPages(loopback, props, context.env, context.ctx),
     );
-  const route = answeringRoute(context.url);
+  const route = answeringRoute(context.url.pathname);
   if (goesToSharedPages(route)) return throughCache();
   const response = await next(request, context);
   const shared = sharedCachePolicy(response.status, response.headers) !== undefined;
@@ -336,44 +337,26 @@ async function sharedCopies(request: Request, context: StepContext, next: Next) 
     render: (toRender) => next(toRender, context),
     renderShared: (toRender) => next(toRender, { ...context, visitor: everyone }),
     policy: { reportOrigin: context.config.reporting?.directOrigin },
-    ...answeringRoute(context.url),
+    ...answeringRoute(context.url.pathname),
   });
-}
-
-/**
- * The leaf route that answers a URL, and whether for its page data (`"routes/item"`, `"routes/item (data)"`),
- * and whether that route's `headers` export declares a shared answer without any data.
- */
-function answeringRoute(url: URL): AnsweringRoute {
-  let known = answeringRoutes.get(url.pathname);
-  if (!known) {
-    known = matchedRoute(url);
-    if (answeringRoutes.size >= MAX_REMEMBERED_PATHS) {
-      const oldest = answeringRoutes.keys().next().value;
-      if (oldest !== undefined) answeringRoutes.delete(oldest);
-    }
-    answeringRoutes.set(url.pathname, known);
-  }
-  return known;
 }
 
 type AnsweringRoute = { route: string; declaresSharing: boolean };
 
 /**
- * By path, bounded: React Router's `matchRoutes` ranks and compiles every route's pattern on each call, and the
- * gateway asks for every GET (its shared-pages step); a path asked again costs a lookup.
+ * The leaf route that answers a path, and whether for its page data (`"routes/item"`, `"routes/item (data)"`),
+ * and whether that route's `headers` export declares a shared answer without any data. Remembered by path,
+ * bounded (visitor/memo.ts): React Router's `matchRoutes` ranks and compiles every route's pattern on each
+ * call, and the gateway asks for every GET (its shared-pages step).
  */
-const answeringRoutes = new Map<string, AnsweringRoute>();
-const MAX_REMEMBERED_PATHS = 1_000;
-
-function matchedRoute(url: URL): AnsweringRoute {
-  const data = isPageDataPath(url.pathname);
-  const page = (data && pageOfDataPath(url.pathname, serverBuild.basename)) || url.pathname;
+const answeringRoute = memoize(1_000, (pathname: string): AnsweringRoute => {
+  const data = isPageDataPath(pathname);
+  const page = (data && pageOfDataPath(pathname, serverBuild.basename)) || pathname;
   const leaf = decodable(page)
     ? (matchRoutes(matchableRoutes, page, serverBuild.basename)?.at(-1)?.route.id ?? "")
     : "";
   return { route: data ? `${leaf} (data)` : leaf, declaresSharing: declaresSharing(leaf) };
-}
+});
 
 /** By route id, once per isolate (worker/shared-pages.ts, `declaresSharing`). */
 const declaredSharing = new Map<string, boolean>();

@@ -75,8 +75,14 @@ test("a route whose headers export declares sharing: 20 misses with a cookie are
 
 test("every miss of a shared page is one render, with a visitor's cookie or without, GET or HEAD", async () => {
   // /slow/cached's headers pass its loader's on, so nothing says it shares before it has rendered: its first
-  // miss in the isolate renders twice (the visitor's answer, then the copy); it is then known to share.
-  await (await fetch(new URL("/slow/cached?first", app.url))).text();
+  // miss in the isolate renders twice (the visitor's answer, in the gateway, then the copy); it is then known
+  // to share, and the copy it answers is the one stored.
+  const beforeFirst = await databaseReads();
+  const first = await fetch(new URL("/slow/cached?first", app.url));
+  expect(first.headers.get("cf-cache-status")).toBe("MISS");
+  await first.text();
+  expect((await databaseReads()) - beforeFirst).toBe(2);
+  expect((await fetch(new URL("/slow/cached?first", app.url))).headers.get("cf-cache-status")).toBe("HIT");
   for (const [method, cookie] of [
     ["GET", ""],
     ["GET", "a=1"],
