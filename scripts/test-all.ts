@@ -31,14 +31,43 @@ const SUITES: readonly Suite[] = [
   { script: "deploy:check", needs: ["build"] },
 ];
 
-type Outcome = { script: string; result: "passed" | "failed" | "not run"; seconds: number; note?: string };
+type Outcome = {
+  script: string;
+  result: "passed" | "failed" | "not run";
+  seconds: number;
+  note?: string;
+  output?: string;
+};
 
-function run(script: string): Promise<number> {
+/**
+ * What a failed suite said, repeated under the table at the end: CI keeps only the tail of a run's output, and
+ * without this a failure early in a long run showed which suite failed but not which test or why.
+ */
+const FAILURE_LINE =
+  /(\bFAIL\b|✘|×|\bfailed\b|Error\b|Expected|Received|Timed out|Timeout|exceeded|exit code|✗)/;
+const FAILURE_LINES_KEPT = 40;
+const LAST_LINES_KEPT = 25;
+
+function run(script: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", script], { stdio: "inherit" });
-    child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    child.on("error", () => resolve(1));
+    const child = spawn("npm", ["run", script], { stdio: ["inherit", "pipe", "pipe"] });
+    let output = "";
+    const keep = (chunk: Buffer, to: NodeJS.WriteStream) => {
+      to.write(chunk);
+      output += chunk.toString();
+    };
+    child.stdout.on("data", (chunk: Buffer) => keep(chunk, process.stdout));
+    child.stderr.on("data", (chunk: Buffer) => keep(chunk, process.stderr));
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    child.on("error", () => resolve({ code: 1, output }));
   });
+}
+
+/** The failure lines of a suite's output and its last lines, without terminal colours. */
+function failureSummary(output: string): string {
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const failures = lines.filter((line) => FAILURE_LINE.test(line)).slice(0, FAILURE_LINES_KEPT);
+  return [...failures, "…", ...lines.slice(-LAST_LINES_KEPT)].join("\n");
 }
 
 const chosen = process.argv.slice(2);
@@ -60,12 +89,18 @@ for (const suite of suites) {
   }
   console.log(`\n── npm run ${suite.script} ──`);
   const start = performance.now();
-  const code = await run(suite.script);
+  const { code, output } = await run(suite.script);
   outcomes.push({
     script: suite.script,
     result: code === 0 ? "passed" : "failed",
     seconds: (performance.now() - start) / 1000,
+    output: code === 0 ? undefined : output,
   });
+}
+
+for (const { script, output } of outcomes) {
+  if (output === undefined) continue;
+  console.log(`\n── what npm run ${script} said of its failure ──\n${failureSummary(output)}`);
 }
 
 const total = (performance.now() - started) / 1000;
