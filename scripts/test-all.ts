@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 
 /**
  * `npm test`: every suite, one after another, each reported with its outcome and time, and a failure at the end
@@ -65,7 +66,7 @@ function run(script: string): Promise<{ code: number; output: string }> {
 
 /** The failure lines of a suite's output and its last lines, without terminal colours. */
 function failureSummary(output: string): string {
-  const lines = output.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const lines = stripVTControlCharacters(output).split("\n");
   const failures = lines.filter((line) => FAILURE_LINE.test(line)).slice(0, FAILURE_LINES_KEPT);
   return [...failures, "…", ...lines.slice(-LAST_LINES_KEPT)].join("\n");
 }

@@ -35,9 +35,13 @@ export type ScaledCopy = {
  * A temporary copy of the product with `pageCount` more static pages of one new route, each with its own
  * text and loader data (so each page has its own inline data script and script hashes). The copy shares
  * this checkout's node_modules. Used by the 150-page test (tests/worker/static-pages-at-scale.test.ts)
- * and `npm run bench:scale`.
+ * and `npm run bench:scale`. `locales` replaces the product's declared languages (the default first): each
+ * one more is a copy of every page to build.
  */
-export async function createScaledCopy(pageCount: number): Promise<ScaledCopy> {
+export async function createScaledCopy(
+  pageCount: number,
+  { locales }: { locales?: readonly string[] } = {},
+): Promise<ScaledCopy> {
   const directory = await mkdtemp(join(tmpdir(), `edge-app-scale-${pageCount}-`));
   for (const file of PRODUCT_FILES)
     await cp(join(REPOSITORY, file), join(directory, file), { recursive: true });
@@ -53,6 +57,13 @@ export async function createScaledCopy(pageCount: number): Promise<ScaledCopy> {
     "export const STATIC_PAGES: readonly string[] = [",
     `export const STATIC_PAGES: readonly string[] = [\n  ...Array.from({ length: ${pageCount} }, (_, n) => \`/scale/\${n + 1}\`),`,
   );
+  if (locales) {
+    await replaceOnce(
+      join(directory, "app/product.config.ts"),
+      /export const LOCALES: readonly string\[\] = \[[^\]]*\];/,
+      `export const LOCALES: readonly string[] = ${JSON.stringify(locales)};`,
+    );
+  }
   const { STATIC_PAGES } = (await import(join(REPOSITORY, "app/product.config.ts"))) as {
     STATIC_PAGES: readonly string[];
   };
@@ -146,9 +157,11 @@ export async function directorySize(directory: string): Promise<{ bytes: number;
   return { bytes, files };
 }
 
-async function replaceOnce(file: string, search: string, replacement: string): Promise<void> {
+async function replaceOnce(file: string, search: string | RegExp, replacement: string): Promise<void> {
   const text = await readFile(file, "utf8");
-  if (text.split(search).length !== 2) throw new Error(`${file} no longer contains ${search} exactly once`);
+  const found =
+    typeof search === "string" ? text.split(search).length - 1 : text.match(new RegExp(search, "g"))?.length;
+  if (found !== 1) throw new Error(`${file} no longer contains ${search} exactly once`);
   await writeFile(file, text.replace(search, replacement));
 }
 

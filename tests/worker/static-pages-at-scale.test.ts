@@ -13,15 +13,18 @@ import { buildCopy, createScaledCopy, type ScaledCopy } from "../support/scaled-
 /**
  * Decision 010: more static pages than the `_headers` file had rules for (100) build, and every one is
  * served with a strict policy that allows exactly its own inline scripts. One build of a temporary copy
- * of the product with 150 generated pages besides its own (the larger runs are `npm run bench:scale`).
+ * of the product with 150 generated pages besides its own (the larger runs are `npm run bench:scale`), in
+ * two of its languages: each language is one more copy of every page, and one other than the default shows
+ * the copies hold the same rules (the product's four are built and served by the e2e suite).
  */
 const ADDED_PAGES = 150;
+const LOCALES = ["en", "ja"];
 
 let copy: ScaledCopy;
 let app: ServedBuild;
 
 beforeAll(async () => {
-  copy = await createScaledCopy(ADDED_PAGES);
+  copy = await createScaledCopy(ADDED_PAGES, { locales: LOCALES });
   await buildCopy(copy.directory);
   app = await serveBuild({ buildDirectory: join(copy.directory, "build"), onLog: () => {} });
 }, 240_000);

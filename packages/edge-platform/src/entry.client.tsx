@@ -1,12 +1,14 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { navigationGate } from "./navigation/navigation-client";
+import { catchEarlyClicks, loadNavigationCode, navigationGate } from "./navigation/navigation-client";
 import { navigationReporting, reactErrorCallbacks, reportRouterError } from "./reporting/browser-reporting";
 import { keyNewHistoryEntry } from "./scroll-restoration";
 
 // Before the router reads the entry: the document's script left a new entry unkeyed (scroll-restoration.tsx).
 keyNewHistoryEntry();
+// Fetched while React hydrates; hydration's commit installs it (navigation-client.ts).
+void loadNavigationCode();
 
 startTransition(() => {
   hydrateRoot(
@@ -23,4 +25,6 @@ startTransition(() => {
     </StrictMode>,
     reactErrorCallbacks,
   );
+  // After hydrateRoot, so that it runs after React's own listener on the document (navigation-client.ts).
+  catchEarlyClicks();
 });

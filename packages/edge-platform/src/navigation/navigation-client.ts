@@ -2,17 +2,19 @@ import { useCallback, useEffect, useLayoutEffect } from "react";
 import { type ClientInstrumentation, type To, useHref, useLocation, useNavigationType } from "react-router";
 
 /**
- * What the first-load JavaScript holds of navigation: the hook that loads the navigation code as the app
+ * What the first-load JavaScript holds of navigation: the hook that installs the navigation code as the app
  * hydrates, the instrumentation that puts the navigation gate in front of every navigation (holding those
  * started before it is installed), and the one navigation verb React Router lacks, `prefetch`. The rest
- * (navigation-install.ts) is imported after hydration: it is not needed to show the page, and keeping it
- * out of the first load keeps that small.
+ * (navigation-install.ts) is not needed to show the page and stays out of the first load, which keeps that
+ * small: entry.client.tsx starts importing it beside hydration (`loadNavigationCode`), and hydration's
+ * commit installs it.
  */
 
 type Installed = typeof import("./navigation-install");
 
 let installed: Installed | undefined;
 let loading = false;
+let code: Promise<Installed> | undefined;
 const waiting: string[] = [];
 /** The pathname the last render showed: where the route announcer starts from. */
 let shownPath: string | undefined;
@@ -60,6 +62,46 @@ function hrefOf(to: Exclude<To, string>): string {
   return `${to.pathname ?? window.location.pathname}${to.search ?? ""}${to.hash ?? ""}`;
 }
 
+/**
+ * A tap on a link while React hydrates. React hydrates at once whatever a click lands in, then hands the
+ * click to the link; when that hydration does not finish in the click's task (seen in Chromium at a phone's
+ * CPU, about one tap in three during hydration), React stops the click and the browser follows the link
+ * with a full page load, the slowest way there. This listener, on the document after React's own, sees the
+ * click after React's attempt: if the page is still not hydrated (`data-navigation` is set in hydration's
+ * commit), it keeps the browser from leaving and the click becomes a client navigation once the navigation
+ * code is installed. A plain same-origin link only; the link's own options (`replace`, `state`) are not
+ * known there and do not apply. Removed once the page is hydrated.
+ */
+let earlyClick: string | undefined;
+
+export function catchEarlyClicks(): void {
+  document.addEventListener("click", onEarlyClick, true);
+}
+
+function onEarlyClick(event: MouseEvent): void {
+  if (document.documentElement.dataset.navigation) {
+    document.removeEventListener("click", onEarlyClick, true);
+    return;
+  }
+  const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  if (
+    !(link instanceof HTMLAnchorElement) ||
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey ||
+    link.hasAttribute("download") ||
+    (link.target && link.target !== "_self") ||
+    link.origin !== window.location.origin ||
+    (link.hash && link.pathname === window.location.pathname && link.search === window.location.search)
+  )
+    return;
+  event.preventDefault();
+  earlyClick = link.pathname + link.search + link.hash;
+}
+
 /** Prefetches what a navigation to `href` would need, once the navigation code is there. */
 function prefetchPage(href: string): void {
   if (installed) installed.prefetchPage(href);
@@ -85,24 +127,49 @@ export const navigationGate: ClientInstrumentation = {
 };
 
 /**
- * Imports and installs the navigation code; if it cannot load, navigations go on with React Router's own
- * behaviour. `<html data-navigation>` shows the state: "loading", then "ready" or "unavailable".
+ * Starts importing the navigation code, once. Called by entry.client.tsx before hydrating: the module is
+ * fetched and compiled while React hydrates, instead of after, so that a visitor who taps a link as soon as
+ * the page is there (a phone's CPU hydrates for hundreds of milliseconds) does not wait for a request made
+ * only then. It is not in the document's modulepreloads: nothing of it is needed for the first paint.
+ */
+export function loadNavigationCode(): Promise<Installed> {
+  if (!code) {
+    code = import("./navigation-install");
+    // Handled where it is installed (loadNavigation); not an unhandled rejection before then.
+    code.catch(() => {});
+  }
+  return code;
+}
+
+/**
+ * Installs the navigation code; if it cannot load, navigations go on with React Router's own behaviour.
+ * `<html data-navigation>` shows the state: "loading", then "ready" or "unavailable". Link prefetching and
+ * the prefetches asked for before starts a task later, once the navigations that waited for the code have
+ * passed the gate (which holds the queue for them).
  */
 function loadNavigation(): void {
   if (loading) return;
   loading = true;
   const state = document.documentElement.dataset;
   state.navigation = "loading";
-  import("./navigation-install")
+  loadNavigationCode()
     .then((loaded) => {
       loaded.installNavigation(shownPath ?? window.location.pathname, ROUTE_ANNOUNCER_ID);
       installed = loaded;
       state.navigation = "ready";
-      for (const href of waiting.splice(0)) loaded.prefetchPage(href);
+      if (earlyClick) loaded.navigateTo(earlyClick);
+      setTimeout(() => {
+        loaded.startPrefetching();
+        for (const href of waiting.splice(0)) loaded.prefetchPage(href);
+      });
     })
     .catch((error: unknown) => {
       state.navigation = "unavailable";
+      if (earlyClick) window.location.assign(earlyClick);
       console.warn("The navigation code could not load; React Router's defaults apply", error);
     })
-    .finally(settle);
+    .finally(() => {
+      earlyClick = undefined;
+      settle();
+    });
 }

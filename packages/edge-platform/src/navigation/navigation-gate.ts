@@ -41,7 +41,18 @@ export type Go = () => Promise<unknown>;
 /** What a navigation to a URL needs loaded first: its route code not loaded yet. */
 export type RouteCode = (target: URL) => { modules: string[]; styles: string[] };
 
-export function createNavigationGate(internals: RouterInternals, queue: PrefetchQueue, routeCode: RouteCode) {
+/**
+ * Starts fetching the page data a navigation to `target` will ask for, beside its route code, and returns
+ * what drops it if the navigation did not use it (page-data.ts, `fetchAhead`).
+ */
+export type DataAhead = (target: URL) => () => void;
+
+export function createNavigationGate(
+  internals: RouterInternals,
+  queue: PrefetchQueue,
+  routeCode: RouteCode,
+  dataAhead: DataAhead,
+) {
   let latest: AbortController | undefined;
   // Back and forward: React Router starts those itself, never through the gate.
   window.addEventListener("popstate", () => latest?.abort());
@@ -57,22 +68,42 @@ export function createNavigationGate(internals: RouterInternals, queue: Prefetch
       await go();
       return;
     }
-    const outcome = await loadRouteCode(queue, routeCode(target), superseded);
-    if (superseded.aborted) return dropped();
-    if (outcome !== "loaded") {
+    // Until it is done, the page the visitor asked for goes first: no prefetch starts, and its data is
+    // asked for now, beside its code, instead of after it.
+    const release = queue.hold();
+    const dropData = dataAhead(target);
+    let next: "done" | "dropped" | Exclude<RouteCodeOutcome, "loaded" | "superseded">;
+    try {
+      next = await ahead(go, target, superseded);
+    } finally {
+      dropData();
+      release();
+    }
+    if (next === "dropped") return dropped();
+    if (next !== "done") {
       // Invisible otherwise: the page unloads, its navigation transaction incomplete (dropped, C8). A deploy
       // that took old tabs' route code away shows up as these, with the route and the tab's release.
       reportAcrossNavigation("A navigation fell back to a full page load: its route code did not load", {
         route: matchedRoute(matchedRouteIds(internals, target.pathname)),
-        "navigation.fallback": outcome === "timeout" ? "route-code-timeout" : "route-code-failed",
+        "navigation.fallback": next === "timeout" ? "route-code-timeout" : "route-code-failed",
       });
       return leaveFor(internals, go, target);
     }
-    await importRouteModules(internals, target.pathname);
-    if (superseded.aborted) return dropped();
-    await go();
   };
+
+  /** The navigation once its route code is loaded: done, dropped (superseded), or why its code did not load. */
+  async function ahead(go: Go, target: URL, superseded: AbortSignal) {
+    const outcome = await loadRouteCode(queue, routeCode(target), superseded);
+    if (superseded.aborted) return "dropped";
+    if (outcome === "failed" || outcome === "timeout") return outcome;
+    await importRouteModules(internals, target.pathname);
+    if (superseded.aborted) return "dropped";
+    await go();
+    return "done";
+  }
 }
+
+type RouteCodeOutcome = "loaded" | "failed" | "timeout" | "superseded";
 
 /**
  * The navigation, with React Router's own rejection of it caught: route code that threw outside every loader
@@ -124,7 +155,7 @@ async function loadRouteCode(
   queue: PrefetchQueue,
   { modules, styles }: { modules: string[]; styles: string[] },
   superseded: AbortSignal,
-): Promise<"loaded" | "failed" | "timeout" | "superseded"> {
+): Promise<RouteCodeOutcome> {
   if (modules.length === 0 && styles.length === 0) return "loaded";
   const loads = [
     ...modules.map((url) => queue.promote(url) ?? preloadModule(url)),

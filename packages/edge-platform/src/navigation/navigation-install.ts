@@ -2,7 +2,14 @@ import type { NavigationType } from "react-router";
 import { PREFETCH_CONCURRENCY } from "../constants";
 import { LinkPrefetcher } from "./link-prefetch";
 import { createNavigationGate, type Go, type NavigationRequest } from "./navigation-gate";
-import { PageDataCache, pageDataFetch, pageDataKey, prefetchPageData, prefetchStaleTime } from "./page-data";
+import {
+  NavigationData,
+  PageDataCache,
+  pageDataFetch,
+  pageDataKey,
+  prefetchPageData,
+  prefetchStaleTime,
+} from "./page-data";
 import { isLoaded, loadStyle, markLoaded, PrefetchQueue, preloadModule, savesData } from "./prefetch-queue";
 import {
   hydratedRouter,
@@ -34,6 +41,7 @@ import { RouteAnnouncer } from "./route-announcer";
 
 const queue = new PrefetchQueue(PREFETCH_CONCURRENCY);
 const dataCache = new PageDataCache();
+const navigationData = new NavigationData();
 let internals: RouterInternals | undefined;
 let announcer: RouteAnnouncer | undefined;
 let nativeFetch: typeof fetch = (...args) => fetch(...args);
@@ -41,7 +49,8 @@ let gate: ((go: Go, request: NavigationRequest) => Promise<void>) | undefined;
 
 /**
  * Called once, by navigation-client.ts, after hydration, with the pathname shown. Throws when the page was
- * not hydrated by React Router's HydratedRouter (then React Router's defaults apply).
+ * not hydrated by React Router's HydratedRouter (then React Router's defaults apply). Link prefetching
+ * starts with `startPrefetching`, once navigations started before this have passed the gate.
  */
 export function installNavigation(shownPath: string, announcerRegionId: string): void {
   const hydrated = hydratedRouter();
@@ -51,12 +60,19 @@ export function installNavigation(shownPath: string, announcerRegionId: string):
   markLoaded(loadedAssetUrls(hydrated));
   const staleTimeOf = (page: string) => prefetchStaleTime(leafRouteId(hydrated, page));
   nativeFetch = interceptFetch(
-    pageDataFetch({ router: hydrated.router, queue, cache: dataCache, staleTimeOf }),
+    pageDataFetch({ router: hydrated.router, queue, cache: dataCache, ahead: navigationData, staleTimeOf }),
   );
-  gate = createNavigationGate(hydrated, queue, routeCode);
-  if (!savesData()) {
-    new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
-  }
+  gate = createNavigationGate(hydrated, queue, routeCode, dataAhead);
+}
+
+/** A navigation asked of the router as a link would (navigation-client.ts, a tap while React hydrated). */
+export function navigateTo(href: string): void {
+  void internals?.router.navigate(href);
+}
+
+/** Starts prefetching the document's links (link-prefetch.ts), unless the browser asks to save data. */
+export function startPrefetching(): void {
+  if (!savesData()) new LinkPrefetcher((href, { ahead }) => prefetchPage(href, ahead)).start();
 }
 
 /** The gate (navigation-gate.ts), for each navigation navigation-client.ts's instrumentation sees. */
@@ -101,6 +117,33 @@ export function prefetchPage(href: string, ahead = false): void {
     requests.push(key);
   }
   if (ahead) queue.moveAhead(requests);
+}
+
+/**
+ * The page data a navigation to `target` will ask for, asked for now (navigation-gate.ts), unless it is at
+ * hand or on its way already. Dynamic pages' too: it is for this navigation, not for later. Through the
+ * page's `fetch`, so that error reporting's instrumentation gives it the navigation's trace headers (our
+ * own interception passes it through: React Router has not started the navigation yet). A route whose
+ * `shouldRevalidate` throws gets nothing ahead: React Router reports that when it runs it.
+ */
+function dataAhead(target: URL): () => void {
+  if (!internals) return ignore;
+  let dataUrl: string | undefined;
+  try {
+    dataUrl = pageDataUrlFor(internals, target);
+  } catch {
+    return ignore;
+  }
+  if (dataUrl === undefined) return ignore;
+  const key = pageDataKey(new URL(dataUrl, window.location.href));
+  if (queue.has(key)) {
+    // A prefetch of it is waiting in the queue: it starts now, and React Router's request joins it.
+    queue.promote(key)?.catch(ignore);
+    return ignore;
+  }
+  if (dataCache.isFresh(key) || dataCache.isLoading(key)) return ignore;
+  const url = dataUrl;
+  return navigationData.start(key, () => window.fetch(url, { credentials: "same-origin", priority: "high" }));
 }
 
 /** The route code a navigation to `target` needs that the page has not loaded. */

@@ -88,6 +88,34 @@ export class PageDataCache {
   }
 }
 
+/**
+ * Page data a navigation asked for when it started, beside its route code (navigation-gate.ts), kept until
+ * React Router's request for the same URL takes it: without it, React Router asks for the data only once
+ * the code is loaded, one round trip after the other. Taken once; dropped (its body cancelled) if the
+ * navigation ends without asking for it.
+ */
+export class NavigationData {
+  readonly #ahead = new Map<string, Promise<Response>>();
+
+  /** Starts `request` for `key`; returns what drops it if it is not taken. */
+  start(key: string, request: () => Promise<Response>): () => void {
+    const response = request();
+    response.catch(ignore);
+    this.#ahead.set(key, response);
+    return () => {
+      if (this.#ahead.get(key) !== response) return;
+      this.#ahead.delete(key);
+      void response.then((unused) => unused.body?.cancel()).catch(ignore);
+    };
+  }
+
+  take(key: string): Promise<Response> | undefined {
+    const response = this.#ahead.get(key);
+    this.#ahead.delete(key);
+    return response;
+  }
+}
+
 export async function toStored(response: Response): Promise<StoredResponse> {
   return { status: response.status, headers: [...response.headers], body: await response.arrayBuffer() };
 }
@@ -100,6 +128,8 @@ type PageDataFetchParts = {
   router: DataRouter;
   queue: PrefetchQueue;
   cache: PageDataCache;
+  /** Data the navigation in progress asked for ahead of its code. */
+  ahead?: NavigationData;
   /** How long a page's data may be reused (C5): above 0 (static), a navigation's fetch of it is kept. */
   staleTimeOf: (page: string) => number;
 };
@@ -109,11 +139,12 @@ type PageDataFetchParts = {
  * queued starts it at once and shares it; fresh prefetched data of a static page is answered without a
  * request; for the navigation in progress, an answer that is not page data becomes a full browser
  * navigation to the target (C3, C9), unless React Router aborted the request (a later navigation took its
- * place: the visitor's choice, not a failure). A static page's data fetched by a navigation is kept like
- * prefetched data, and a prefetch asked for while it is on its way joins it instead of asking again.
- * Everything else goes to the network untouched.
+ * place: the visitor's choice, not a failure). The navigation's request is the one it started ahead of its
+ * code (`ahead`), when it did. A static page's data fetched by a navigation is kept like prefetched data,
+ * and a prefetch asked for while it is on its way joins it instead of asking again. Everything else goes to
+ * the network untouched.
  */
-export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFetchParts) {
+export function pageDataFetch({ router, queue, cache, ahead, staleTimeOf }: PageDataFetchParts) {
   return async function fetchPageData(
     nativeFetch: typeof fetch,
     input: RequestInfo | URL,
@@ -139,7 +170,7 @@ export function pageDataFetch({ router, queue, cache, staleTimeOf }: PageDataFet
     const keep = staleTime > 0 ? keepFor(key, staleTime) : ignore;
     let answer: Response | undefined;
     try {
-      answer = await asPageData(await nativeFetch(input, init));
+      answer = await asPageData(await (ahead?.take(key) ?? nativeFetch(input, init)));
     } catch (error) {
       keep(undefined);
       // A later navigation (another click, the back button) took this one's place: not a failure of the

@@ -10,7 +10,9 @@ import { STYLESHEET_AHEAD } from "./react-router-adapter";
  * A queue of prefetch requests that never has more than `concurrency` in flight. Requests
  * wait in order; none is dropped; a request already queued or in flight is not made twice. When a page
  * is navigated to, its queued requests are promoted: they start at once and no longer count as
- * prefetches (they are the navigation).
+ * prefetches (they are the navigation). While a navigation is under way it holds the queue: no prefetch
+ * starts until it is done, so that the page the visitor asked for is not behind pages they may ask for
+ * (on HTTP/1.1 a browser opens six connections to an origin, and five prefetches would take five of them).
  */
 export class PrefetchQueue {
   readonly #concurrency: number;
@@ -18,6 +20,7 @@ export class PrefetchQueue {
   readonly #pending = new Map<string, Promise<void>>();
   #prefetchesInFlight = 0;
   #mostInFlight = 0;
+  #holds = 0;
 
   constructor(concurrency: number) {
     this.#concurrency = concurrency;
@@ -61,6 +64,25 @@ export class PrefetchQueue {
     this.#queued.unshift(...ahead);
   }
 
+  /**
+   * Starts no queued prefetch until the returned release is called (each hold is released once; the queue
+   * starts again when every hold is). Requests in flight go on; `promote` still starts a request at once.
+   */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds--;
+      this.#drain();
+    };
+  }
+
+  get held(): boolean {
+    return this.#holds > 0;
+  }
+
   has(key: string): boolean {
     return this.#pending.has(key);
   }
@@ -79,7 +101,7 @@ export class PrefetchQueue {
   }
 
   #drain(): void {
-    while (this.#prefetchesInFlight < this.#concurrency) {
+    while (this.#holds === 0 && this.#prefetchesInFlight < this.#concurrency) {
       const entry = this.#queued.shift();
       if (!entry) return;
       this.#start(entry, true);

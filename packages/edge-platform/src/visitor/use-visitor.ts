@@ -90,13 +90,27 @@ function subscribeNever(): () => void {
  * page after the first is rendered in it. Only then: a copy for everyone (`current` null) says nothing of the
  * visitor's zone, and Chromium keeps a `no-store` page in its back/forward cache only while cookies stay as
  * they were. A year, like a preference; never read by the browser's code.
+ *
+ * Asked when the browser is idle, not in hydration's effects: the first `Intl.DateTimeFormat` of a page loads
+ * the browser's time-zone data, about 40 ms of a desktop's CPU and 150-250 ms of a phone's (Chromium's 4x
+ * slowdown), which a tap on a link right after the page appears would wait for. A navigation started before
+ * then is rendered in the edge's guess, as the first page was.
  */
 export function rememberTimeZone(current: string | null): void {
-  const zone = browserTimeZone();
-  if (current === null || !zone || zone === current) return;
-  const secure = location.protocol === "https:" ? "; Secure" : "";
-  // biome-ignore lint/suspicious/noDocumentCookie: one preference cookie, no library for one assignment
-  document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+  if (current === null) return;
+  whenIdle(() => {
+    const zone = browserTimeZone();
+    if (!zone || zone === current) return;
+    const secure = location.protocol === "https:" ? "; Secure" : "";
+    // biome-ignore lint/suspicious/noDocumentCookie: one preference cookie, no library for one assignment
+    document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+  });
+}
+
+/** Runs `task` when the browser is idle (within 2 s); Safari has no `requestIdleCallback`. */
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(task, { timeout: 2_000 });
+  else setTimeout(task, 200);
 }
 
 /** The zone the browser shows times in, by its own `Intl` (the operating system's setting). */

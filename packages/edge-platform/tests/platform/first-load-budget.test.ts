@@ -14,7 +14,7 @@ import { firstLoadReport, firstLoadSources, measureFirstLoad } from "../../src/t
  * the links, the visitor's language and time zone (docs/i18n.md), with room to spare for the platform's next change (packages/edge-platform/docs/PERFORMANCE.md,
  * "First load", has the current figure).
  */
-const PLATFORM_FIRST_LOAD_BUDGET_BYTES = 10 * 1024;
+const PLATFORM_FIRST_LOAD_BUDGET_BYTES = 11 * 1024;
 
 let app: ServedBuild;
 

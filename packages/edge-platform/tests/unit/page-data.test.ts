@@ -2,6 +2,7 @@ import type { DataRouter } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../../src/constants";
 import {
+  NavigationData,
   PageDataCache,
   pageDataFetch,
   pageDataKey,
@@ -105,5 +106,91 @@ describe("the page-data cache keys by what a request depends on: path and query"
     expect(await answer("/glossary.data")).toBe('[""]');
     expect(await answer("/glossary.data?letter=c")).toBe('["?letter=c"]');
     expect(network.slice(2)).toEqual(["/glossary.data", "/glossary.data?letter=c"]);
+  });
+});
+
+describe("NavigationData: page data a navigation asked for beside its code", () => {
+  test("is taken once, by the request for its key", async () => {
+    const ahead = new NavigationData();
+    let requests = 0;
+    ahead.start("/now.data", async () => {
+      requests++;
+      return new Response("[1]");
+    });
+    expect(ahead.take("/about.data")).toBeUndefined();
+    expect(await (await ahead.take("/now.data"))?.text()).toBe("[1]");
+    expect(ahead.take("/now.data")).toBeUndefined();
+    expect(requests).toBe(1);
+  });
+
+  test("dropped before it is taken, its body is cancelled and nothing is left to take", async () => {
+    const ahead = new NavigationData();
+    let cancelled = false;
+    const body = new ReadableStream({
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const drop = ahead.start("/now.data", async () => new Response(body));
+    drop();
+    await vi.waitFor(() => expect(cancelled).toBe(true));
+    expect(ahead.take("/now.data")).toBeUndefined();
+  });
+
+  test("dropped after it was taken, the taker's body is left alone; a failed request rejects only its taker", async () => {
+    const ahead = new NavigationData();
+    const drop = ahead.start("/now.data", async () => new Response("[2]"));
+    const taken = await ahead.take("/now.data");
+    drop();
+    expect(await taken?.text()).toBe("[2]");
+    ahead.start("/down.data", () => Promise.reject(new TypeError("Failed to fetch")));
+    await expect(ahead.take("/down.data")).rejects.toThrow("Failed to fetch");
+  });
+});
+
+describe("a navigation's page data asked for ahead (navigation-gate.ts)", () => {
+  const ORIGIN = "https://app.test";
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const loadingNow = {
+    state: { navigation: { state: "loading", location: { pathname: "/now", search: "", hash: "" } } },
+  } as unknown as DataRouter;
+
+  test("React Router's request for it gets the answer asked for ahead, with no second request", async () => {
+    vi.stubGlobal("window", { location: new URL(`${ORIGIN}/`) });
+    const network: string[] = [];
+    const nativeFetch = (async (input: RequestInfo | URL) => {
+      network.push(String(input));
+      return new Response('[{"_1":2}]', { status: 200 });
+    }) as typeof fetch;
+    const ahead = new NavigationData();
+    ahead.start("/now.data", () => nativeFetch("/now.data"));
+    const fetchPageData = pageDataFetch({
+      router: loadingNow,
+      queue: new PrefetchQueue(5),
+      cache: new PageDataCache(),
+      ahead,
+      staleTimeOf: () => 0,
+    });
+    const answer = await fetchPageData(nativeFetch, new URL("/now.data", ORIGIN));
+    expect(await answer.text()).toBe('[{"_1":2}]');
+    expect(network).toEqual(["/now.data"]);
+  });
+
+  test("one that failed is the page-data fallback's, as React Router's own request would be (C3)", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("window", { location: { origin: ORIGIN, href: `${ORIGIN}/`, assign } });
+    const ahead = new NavigationData();
+    ahead.start("/now.data", () => Promise.reject(new TypeError("Failed to fetch")));
+    const fetchPageData = pageDataFetch({
+      router: loadingNow,
+      queue: new PrefetchQueue(5),
+      cache: new PageDataCache(),
+      ahead,
+      staleTimeOf: () => 0,
+    });
+    void fetchPageData(fetch, new URL("/now.data", ORIGIN));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith("/now"));
   });
 });

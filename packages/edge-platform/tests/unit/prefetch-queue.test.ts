@@ -19,6 +19,28 @@ function held() {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("PrefetchQueue", () => {
+  test("held, it starts no queued request until every hold is released; a promoted one starts at once", async () => {
+    const queue = new PrefetchQueue(5);
+    const release = queue.hold();
+    const second = queue.hold();
+    const tasks = Array.from({ length: 3 }, () => held());
+    for (const [index, task] of tasks.entries()) queue.enqueue(`t${index}`, task.run);
+    await tick();
+    expect(tasks.map((task) => task.started.value)).toEqual([false, false, false]);
+    expect(queue.held).toBe(true);
+    queue.promote("t2");
+    await tick();
+    expect(tasks.map((task) => task.started.value)).toEqual([false, false, true]);
+    release();
+    release();
+    await tick();
+    expect(tasks[0]?.started.value, "one hold is still on").toBe(false);
+    second();
+    await tick();
+    expect(tasks.map((task) => task.started.value)).toEqual([true, true, true]);
+    expect(queue.held).toBe(false);
+  });
+
   test("never runs more than its concurrency at once, and runs every request", async () => {
     const queue = new PrefetchQueue(5);
     const tasks = Array.from({ length: 12 }, () => held());

@@ -435,3 +435,51 @@ test.describe("client navigations for screen readers", () => {
     await expect(heading).not.toBeFocused();
   });
 });
+
+test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-platform/docs/navigation.md, 'A tap before the page is ready')", () => {
+  /**
+   * Chromium's CPU slowed 20x, so that hydration lasts long enough to tap in the middle of it: after React's
+   * root exists, before hydration's commit marks `<html data-navigation>`. Three pages in a row: React
+   * itself hands some of these taps to the link and not others (navigation-client.ts says when).
+   */
+  test("becomes a client navigation, its code and data first, and no prefetch before them", async ({
+    page,
+  }) => {
+    const cdp = await page.context().newCDPSession(page);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const requests: string[] = [];
+      const onRequest = (request: { url(): string; resourceType(): string }) =>
+        requests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
+      await page.goto("/", { waitUntil: "commit" });
+      const tapped = await page.evaluate(async () => {
+        const deadline = performance.now() + 20_000;
+        while (performance.now() < deadline) {
+          const rootExists = Object.keys(document).some((key) => key.startsWith("__reactContainer"));
+          if (rootExists && !document.documentElement.dataset.navigation) {
+            (window as unknown as { __documentMark?: boolean }).__documentMark = true;
+            [...document.querySelectorAll("a")].find((link) => link.textContent === "Now")?.click();
+            return true;
+          }
+          if (document.documentElement.dataset.navigation) return false;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        return false;
+      });
+      expect(tapped, "tapped while the page hydrated").toBe(true);
+      page.on("request", onRequest);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now", { timeout: 20_000 });
+      page.off("request", onRequest);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+      expect(await isSameDocument(page), `attempt ${attempt + 1}: no document load`).toBe(true);
+      expect(requests.filter((request) => request.startsWith("document"))).toEqual([]);
+      // The tapped page's data is asked for before anything prefetched for another link.
+      const nowData = requests.findIndex((request) => request.endsWith("/now.data"));
+      expect(nowData, requests.join("\n")).toBeGreaterThanOrEqual(0);
+      const otherData = requests.findIndex(
+        (request) => /\.data$/.test(request) && !request.endsWith("/now.data"),
+      );
+      if (otherData !== -1) expect(nowData).toBeLessThan(otherData);
+    }
+  });
+});
