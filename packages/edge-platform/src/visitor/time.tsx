@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { formatDateTime, formatRelativeTime, type Instant, toDate } from "./format";
-import { browserTimeZone, useHydrated, useVisitor } from "./use-visitor";
+import { browserTimeZone, useHydrated, useVisitor, whenIdle } from "./use-visitor";
 
 /**
  * Dates and times in the visitor's language and time zone, the same text at the edge and in the browser
@@ -9,6 +9,14 @@ import { browserTimeZone, useHydrated, useVisitor } from "./use-visitor";
  * can know (its own zone on a shared page, the time now) replaces the server's text after hydration, never
  * during it, so React never finds a mismatch.
  */
+
+/**
+ * The browser's first `Intl.DateTimeFormat` loads its time-zone data: 150-250 ms of a phone's CPU (Chromium's
+ * 4x slowdown), 40 ms of a desktop's. This module is loaded by the pages that show a date, and ahead of them
+ * when a link to one is prefetched: it asks once, when the browser is idle, so that a tap on such a link does
+ * not pay it in the new page's render (docs/navigation.md, "A tap before the page is ready").
+ */
+if (typeof document !== "undefined") whenIdle(browserTimeZone);
 
 /** The zone a shared page's times are shown in until the browser shows its own. */
 const SHARED_PAGE_TIME_ZONE = "UTC";

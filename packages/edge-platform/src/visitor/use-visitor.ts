@@ -108,7 +108,7 @@ export function rememberTimeZone(current: string | null): void {
 }
 
 /** Runs `task` when the browser is idle (within 2 s); Safari has no `requestIdleCallback`. */
-function whenIdle(task: () => void): void {
+export function whenIdle(task: () => void): void {
   if (typeof requestIdleCallback === "function") requestIdleCallback(task, { timeout: 2_000 });
   else setTimeout(task, 200);
 }
