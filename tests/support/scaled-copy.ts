@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -58,10 +58,18 @@ export async function createScaledCopy(
     `export const STATIC_PAGES: readonly string[] = [\n  ...Array.from({ length: ${pageCount} }, (_, n) => \`/scale/\${n + 1}\`),`,
   );
   if (locales) {
+    // The product's languages, and its platform texts for those only (the build refuses texts for others).
+    const config = join(directory, "app/product.config.ts");
     await replaceOnce(
-      join(directory, "app/product.config.ts"),
+      config,
       /export const LOCALES: readonly string\[\] = \[[^\]]*\];/,
       `export const LOCALES: readonly string[] = ${JSON.stringify(locales)};`,
+    );
+    await replaceOnce(config, "export const PLATFORM_TEXTS:", "const EVERY_PLATFORM_TEXT:");
+    await appendFile(
+      config,
+      "\nexport const PLATFORM_TEXTS = Object.fromEntries(\n" +
+        "  Object.entries(EVERY_PLATFORM_TEXT).filter(([locale]) => LOCALES.includes(locale)),\n);\n",
     );
   }
   const { STATIC_PAGES } = (await import(join(REPOSITORY, "app/product.config.ts"))) as {

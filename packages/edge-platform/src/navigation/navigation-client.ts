@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect } from "react";
 import { type ClientInstrumentation, type To, useHref, useLocation, useNavigationType } from "react-router";
+import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
 
 /**
  * What the first-load JavaScript holds of navigation: the hook that installs the navigation code as the app
@@ -70,7 +71,9 @@ function hrefOf(to: Exclude<To, string>): string {
  * click after React's attempt: if the page is still not hydrated (`data-navigation` is set in hydration's
  * commit), it keeps the browser from leaving and the click becomes a client navigation once the navigation
  * code is installed. A plain same-origin link only; the link's own options (`replace`, `state`) are not
- * known there and do not apply. Removed once the page is hydrated.
+ * known there and do not apply. Removed once the page is hydrated. Should the navigation code not arrive
+ * within C4's time-out, counted from hydration's commit (when it can be installed), the browser follows the
+ * link, as the gate would.
  */
 let earlyClick: string | undefined;
 
@@ -112,13 +115,14 @@ function prefetchPage(href: string): void {
  * React Router instrumentation (a public API, given to HydratedRouter): every navigation asked of the router
  * passes the navigation gate (navigation-gate.ts) before React Router starts it. One started before the
  * navigation code is installed waits for it (a few milliseconds) first, so none escapes the fallbacks; if the
- * navigation code cannot load, React Router's own behaviour applies.
+ * navigation code cannot load, or has not arrived within C4's time-out, React Router's own behaviour applies.
  */
 export const navigationGate: ClientInstrumentation = {
   router({ instrument }) {
     instrument({
       async navigate(go, { to, formMethod }) {
-        if (!installed) await settled;
+        if (!installed)
+          await Promise.race([settled, new Promise((done) => setTimeout(done, ROUTE_LOADING_TIMEOUT_MS))]);
         if (installed) await installed.gateNavigation(go, { to, formMethod });
         else await go();
       },
@@ -152,6 +156,9 @@ function loadNavigation(): void {
   loading = true;
   const state = document.documentElement.dataset;
   state.navigation = "loading";
+  setTimeout(() => {
+    if (earlyClick && !installed) window.location.assign(earlyClick);
+  }, ROUTE_LOADING_TIMEOUT_MS);
   loadNavigationCode()
     .then((loaded) => {
       loaded.installNavigation(shownPath ?? window.location.pathname, ROUTE_ANNOUNCER_ID);
