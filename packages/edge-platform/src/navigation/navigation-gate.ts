@@ -43,7 +43,7 @@ export type RouteCode = (target: URL) => { modules: string[]; styles: string[] }
 
 /**
  * Starts fetching the page data a navigation to `target` will ask for, beside its route code, and returns
- * what drops it if the navigation did not use it (page-data.ts, `fetchAhead`).
+ * what drops it if the navigation did not use it (page-data.ts, `NavigationData`).
  */
 export type DataAhead = (target: URL) => () => void;
 
@@ -74,7 +74,7 @@ export function createNavigationGate(
     const dropData = dataAhead(target);
     let next: "done" | "dropped" | Exclude<RouteCodeOutcome, "loaded" | "superseded">;
     try {
-      next = await ahead(go, target, superseded);
+      next = await proceed(go, target, superseded);
     } finally {
       dropData();
       release();
@@ -92,7 +92,7 @@ export function createNavigationGate(
   };
 
   /** The navigation once its route code is loaded: done, dropped (superseded), or why its code did not load. */
-  async function ahead(go: Go, target: URL, superseded: AbortSignal) {
+  async function proceed(go: Go, target: URL, superseded: AbortSignal) {
     const outcome = await loadRouteCode(queue, routeCode(target), superseded);
     if (superseded.aborted) return "dropped";
     if (outcome === "failed" || outcome === "timeout") return outcome;
