@@ -223,10 +223,22 @@ test("one failure has one digest, traced or not: a loader's at rates 1 and 0, a 
 test("a traced request's error event belongs to the request's trace", async () => {
   await load(served["1"] as ServedBuild, "/failures/loader");
   const [event] = await errorEvents(1);
-  await ingest.waitFor(2);
-  const [transaction] = receivedTransactions(ingest.received);
-  const traceId = (report: Record<string, unknown> | undefined) =>
-    (report?.contexts as { trace?: { trace_id?: string } } | undefined)?.trace?.trace_id;
-  expect(traceId(event)).toMatch(/^[0-9a-f]{32}$/);
-  expect(traceId(event)).toBe(traceId(transaction));
+  type Report = {
+    contexts?: { trace?: { trace_id?: string; span_id?: string; parent_span_id?: string } };
+    spans?: { span_id?: string }[];
+  };
+  const trace = (report: unknown) => (report as Report | undefined)?.contexts?.trace;
+  expect(trace(event)?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  // The request's own transaction: the one holding the span the error was captured in (the event's parent
+  // span). An earlier test's traced request may still deliver its transaction while this one runs; it holds
+  // no span of this event.
+  const spanId = trace(event)?.parent_span_id;
+  const own = () =>
+    receivedTransactions(ingest.received).find(
+      (transaction) =>
+        trace(transaction)?.span_id === spanId ||
+        (transaction as Report).spans?.some((span) => span.span_id === spanId),
+    );
+  await expect.poll(own, { timeout: 10_000 }).toBeDefined();
+  expect(trace(event)?.trace_id).toBe(trace(own())?.trace_id);
 });
