@@ -438,7 +438,7 @@ test.describe("client navigations for screen readers", () => {
 
 test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-platform/docs/navigation.md, 'A tap before the page is ready')", () => {
   /**
-   * Chromium's CPU slowed 20x, so that hydration lasts long enough to tap in the middle of it: after React's
+   * Chromium's CPU slowed 10x, so that hydration lasts long enough to tap in the middle of it: after React's
    * root exists, before hydration's commit marks `<html data-navigation>`. Three pages in a row: React
    * itself hands some of these taps to the link and not others (navigation-client.ts says when).
    */
@@ -455,7 +455,7 @@ test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-pl
       const onRequest = (request: { url(): string; resourceType(): string }) =>
         requests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`);
       page.on("request", onRequest);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 10 });
       await page.goto("/", { waitUntil: "commit" });
       const tapped = await page.evaluate(tapWhileHydrating);
       if (tapped) {
@@ -506,7 +506,7 @@ test.describe("the navigation code that never arrives (packages/edge-platform/do
     let tapped = false;
     // A load whose hydration ends before the page's polling sees it is tried again (at most 4 loads).
     for (let load = 0; load < 4 && !tapped; load++) {
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 10 });
       await page.goto("/", { waitUntil: "commit" });
       tapped = await page.evaluate(tapWhileHydrating);
     }
