@@ -10,9 +10,9 @@
  * the end of the main thread's last long task (50 ms or more) before the settled tap, the moment a tap is
  * handled at once (Lighthouse's Time to Interactive, without its 5 s window).
  *
- * `--against` measures another server of the same three pages (the Next.js anchor of ../shared/anchors,
- * which has the same links and headings) in the same rounds, interleaved and alternating which goes first,
- * and prints this app's median less the other's with a paired 95% interval (bench/stats.ts). A fresh
+ * `--against` measures another server of the same three pages (the Next.js 16 app that
+ * packages/edge-platform/docs/PERFORMANCE.md compares against, with the same links and headings) in the
+ * same rounds, interleaved and alternating which goes first, and prints this app's median less the other's with a paired 95% interval (bench/stats.ts). A fresh
  * browser context per tap. BENCH_RUNS rounds (default 9); BENCH_BUILD=<a build directory> measures another
  * build of this app. Both servers are local and speak HTTP/1.1 (six connections per origin).
  */

@@ -156,6 +156,15 @@ describe("a navigation's page data asked for ahead (navigation-gate.ts)", () => 
   const loadingNow = {
     state: { navigation: { state: "loading", location: { pathname: "/now", search: "", hash: "" } } },
   } as unknown as DataRouter;
+  /** The page's `fetch` while a navigation to /now loads, with its data asked for ahead. */
+  const fetchWhileLoadingNow = (ahead: NavigationData) =>
+    pageDataFetch({
+      router: loadingNow,
+      queue: new PrefetchQueue(5),
+      cache: new PageDataCache(),
+      ahead,
+      staleTimeOf: () => 0,
+    });
 
   test("React Router's request for it gets the answer asked for ahead, with no second request", async () => {
     vi.stubGlobal("window", { location: new URL(`${ORIGIN}/`) });
@@ -166,13 +175,7 @@ describe("a navigation's page data asked for ahead (navigation-gate.ts)", () => 
     }) as typeof fetch;
     const ahead = new NavigationData();
     ahead.start("/now.data", () => nativeFetch("/now.data"));
-    const fetchPageData = pageDataFetch({
-      router: loadingNow,
-      queue: new PrefetchQueue(5),
-      cache: new PageDataCache(),
-      ahead,
-      staleTimeOf: () => 0,
-    });
+    const fetchPageData = fetchWhileLoadingNow(ahead);
     const answer = await fetchPageData(nativeFetch, new URL("/now.data", ORIGIN));
     expect(await answer.text()).toBe('[{"_1":2}]');
     expect(network).toEqual(["/now.data"]);
@@ -183,13 +186,7 @@ describe("a navigation's page data asked for ahead (navigation-gate.ts)", () => 
     vi.stubGlobal("window", { location: { origin: ORIGIN, href: `${ORIGIN}/`, assign } });
     const ahead = new NavigationData();
     ahead.start("/now.data", () => Promise.reject(new TypeError("Failed to fetch")));
-    const fetchPageData = pageDataFetch({
-      router: loadingNow,
-      queue: new PrefetchQueue(5),
-      cache: new PageDataCache(),
-      ahead,
-      staleTimeOf: () => 0,
-    });
+    const fetchPageData = fetchWhileLoadingNow(ahead);
     void fetchPageData(fetch, new URL("/now.data", ORIGIN));
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith("/now"));
   });
