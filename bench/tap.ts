@@ -14,7 +14,8 @@
  * packages/edge-platform/docs/PERFORMANCE.md compares against, with the same links and headings) in the
  * same rounds, interleaved and alternating which goes first, and prints this app's median less the
  * other's with a paired 95% interval (bench/stats.ts). A fresh browser context per tap. BENCH_RUNS
- * rounds (default 9); BENCH_BUILD=<a build directory> measures another build of this app. Both servers are local and speak HTTP/1.1 (six connections per origin).
+ * rounds (default 9); BENCH_BUILD=<a build directory> measures another build of this app. Both servers
+ * are local and speak HTTP/1.1 (six connections per origin).
  */
 import { parseArgs } from "node:util";
 import { type Browser, chromium } from "@playwright/test";
