@@ -1,33 +1,15 @@
 import * as serverBuild from "virtual:react-router/server-build";
-import { createRequestHandler, RouterContextProvider } from "react-router";
-// biome-ignore lint/style/noRestrictedImports: the baseline sets the platform's per-request context without its steps, which no entry point offers (a product never needs to).
-import { platformConfig } from "../../packages/edge-platform/src/config.server";
-// biome-ignore lint/style/noRestrictedImports: the baseline sets the platform's per-request context without its steps, which no entry point offers (a product never needs to).
-import { createRequestErrors } from "../../packages/edge-platform/src/errors/request-errors";
-// biome-ignore lint/style/noRestrictedImports: the baseline sets the platform's per-request context without its steps, which no entry point offers (a product never needs to).
-import { requestContext } from "../../packages/edge-platform/src/request-context";
-// biome-ignore lint/style/noRestrictedImports: the baseline sets the platform's per-request context without its steps, which no entry point offers (a product never needs to).
-import { isPageDataPath } from "../../packages/edge-platform/src/single-fetch";
+import { baselineRouterContext } from "edge-platform/testing/baseline";
+import type { WorkerEnv } from "edge-platform/worker";
+import { createRequestHandler } from "react-router";
 
 // The baseline of bench/ssr.ts: React Router's handler and the per-request context the app's loaders
-// read, nothing else.
+// read, nothing else. Its deploy config (wrangler.toml beside it) declares the platform's variables itself:
+// the build takes it as it is.
 const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
 
 export default {
   async fetch(request, env, ctx) {
-    const context = new RouterContextProvider();
-    context.set(requestContext, {
-      env,
-      config: platformConfig(env),
-      pageData: isPageDataPath(new URL(request.url).pathname),
-      nonce: "",
-      errors: createRequestErrors(),
-      tracer: undefined,
-      waitUntil: (promise) => ctx.waitUntil(promise),
-      cachePurger: undefined,
-      // Not negotiated: the baseline reads no header; the platform's negotiation is part of what is measured.
-      visitor: { locale: "en", direction: "ltr", timeZone: "UTC" },
-    });
-    return handleRequest(request, context);
+    return handleRequest(request, baselineRouterContext(request, env, ctx));
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<WorkerEnv>;

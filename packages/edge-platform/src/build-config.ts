@@ -1,3 +1,4 @@
+/// <reference path="./build-config.d.ts" />
 import type { LocaleSettings, PlatformTexts } from "./visitor/visitor";
 
 /**

@@ -1,3 +1,4 @@
+/// <reference path="./virtual-modules.d.ts" />
 import { INLINE_STYLESHEETS as BUILT } from "virtual:edge-platform/inline-stylesheets";
 
 /**

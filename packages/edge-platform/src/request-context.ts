@@ -2,13 +2,14 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "./config.server";
 import type { RequestErrors } from "./errors/request-errors";
 import type { CachePurger } from "./page-cache/cache-purger";
+import type { WorkerEnv } from "./platform-env";
 import type { RouteTracer } from "./reporting/route-tracer";
 import type { Visitor } from "./visitor/visitor";
 
 /** What the Worker hands to every request's loaders, actions and renderer. */
 export type RequestContext = {
   /** The Worker's bindings (the product's database, for one); the platform's own settings are in `config`. */
-  env: Env;
+  env: WorkerEnv;
   /** The parsed, checked configuration (config.server.ts). */
   config: PlatformConfig;
   /** The visitor's language, writing direction and time zone (visitor/visitor.ts); `getVisitor` reads it. */

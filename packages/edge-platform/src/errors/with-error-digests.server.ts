@@ -1,3 +1,4 @@
+/// <reference path="../worker/node-async-hooks.d.ts" />
 import { AsyncLocalStorage } from "node:async_hooks";
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { routeName } from "../reporting/route-name";

@@ -1,10 +1,11 @@
 import { RATE_LIMIT_PERIODS } from "../build-config";
+import type { WorkerEnv } from "../platform-env";
 import { clientKey } from "./client-key";
 
 /** The Worker's Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml), by name. */
 export type RateLimitName = {
-  [Name in keyof Env]: Env[Name] extends RateLimit ? Name : never;
-}[keyof Env];
+  [Name in keyof WorkerEnv]: WorkerEnv[Name] extends RateLimit ? Name : never;
+}[keyof WorkerEnv];
 
 /** The longest period a Rate Limiting binding can have (10 or 60 seconds). */
 const LONGEST_PERIOD_SECONDS = 60;
@@ -24,7 +25,7 @@ export function retryAfterSeconds(name: string, periods: Readonly<Record<string,
  * client is over the limit, undefined when the request may go on.
  */
 export async function clientOverLimit(
-  env: Env,
+  env: WorkerEnv,
   name: RateLimitName,
   request: Request,
 ): Promise<number | undefined> {

@@ -1,12 +1,13 @@
 import type { CloudflareOptions } from "@sentry/cloudflare";
 import { platformConfig } from "../config.server";
+import type { WorkerEnv } from "../platform-env";
 import { SENTRY_DATA_COLLECTION } from "./data-collection";
 import { beforeBreadcrumb, beforeSend, beforeSendTransaction } from "./event-filters";
 import { envelopeUrl } from "./sentry-dsn";
 import { tracePropagationTargets } from "./trace-propagation";
 
 /** The Worker's Sentry options; undefined (reporting off) without a DSN. */
-export function serverSentryOptions(env: Env): CloudflareOptions | undefined {
+export function serverSentryOptions(env: WorkerEnv): CloudflareOptions | undefined {
   const reporting = platformConfig(env).reporting;
   if (!reporting) return undefined;
   const { ingest, ingestTestOrigin } = reporting;

@@ -1,6 +1,7 @@
 import { LOCALE_COPIES_ROUTING_RULE } from "../visitor/locale-copies.ts";
 import type { AppUnderBuild } from "./app-under-build.ts";
 import { hasLocaleCopies } from "./locale-copies.ts";
+import { withPlatformConfig } from "./platform-worker-config.ts";
 import { ROUTING_RULES_MAX, staticPageRoutingRules } from "./static-routes.ts";
 
 /**
@@ -22,14 +23,21 @@ export function workerConfig(app: AppUnderBuild) {
 
 /**
  * @cloudflare/vite-plugin's options for an app on the platform (vite.config.ts: `cloudflare(cloudflareOptions(app))`):
- * React Router's server build runs in the Worker (the `ssr` environment) with wrangler.toml and workerConfig's
- * additions. `WRANGLER_CONFIG` names another deploy config (the benchmarks' baseline, bench/bare).
+ * React Router's server build runs in the Worker (the `ssr` environment), configured by the product's
+ * wrangler.toml completed with the platform's bindings and settings (platform-worker-config.ts) and
+ * workerConfig's routing rules; the plugin writes the result as the deploy config (build/server/wrangler.json).
+ * `WRANGLER_CONFIG` names another deploy config, taken as it is (the benchmarks' baseline, bench/bare).
  */
 export function cloudflareOptions(app: AppUnderBuild) {
+  if (process.env.WRANGLER_CONFIG)
+    return { viteEnvironment: { name: "ssr" }, configPath: process.env.WRANGLER_CONFIG };
+  const rules = workerConfig(app).assets.run_worker_first;
   return {
     viteEnvironment: { name: "ssr" },
-    ...(process.env.WRANGLER_CONFIG
-      ? { configPath: process.env.WRANGLER_CONFIG }
-      : { config: workerConfig(app) }),
+    // Completes the configuration in place and returns nothing: the plugin merges what the callback returns
+    // into the configuration with `defu`, which would repeat every array entry of the configuration itself.
+    config: (config: Parameters<typeof withPlatformConfig>[0]) => {
+      withPlatformConfig(config, rules);
+    },
   };
 }

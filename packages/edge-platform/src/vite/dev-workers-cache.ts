@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import type { Plugin, ViteDevServer } from "vite";
-import { unstable_readConfig } from "wrangler";
 import {
   type CachePurgeOptions,
   createWorkersCache,
@@ -17,6 +15,7 @@ import {
   EMULATION_PROPS_HEADER,
   EMULATION_URL_HEADER,
 } from "../page-cache/local-emulation.ts";
+import { readWorkerConfig } from "./platform-worker-config.ts";
 
 /** Marks the dev server's own request to itself, a fill of the emulation, which goes to the Worker as one. */
 const ORIGIN_HEADER = "x-edge-platform-dev-cache-origin";
@@ -107,14 +106,11 @@ function setHeader(req: IncomingMessage, name: string, value: string | undefined
 }
 
 /**
- * Whether the deploy config the dev server runs (`WRANGLER_CONFIG` or wrangler.toml) caches the SharedPages
+ * Whether the deploy config the dev server runs (`WRANGLER_CONFIG`, or wrangler.toml with the platform's part) caches the SharedPages
  * entrypoint: its own `exports.SharedPages.cache` when it says, else the Worker's `cache`.
  */
 function workersCacheEnabled(): boolean {
-  const config = unstable_readConfig(
-    { config: resolve(process.env.WRANGLER_CONFIG ?? "wrangler.toml") },
-    { hideWarnings: true },
-  );
+  const config = readWorkerConfig();
   const entrypoint = (config.exports as Record<string, { cache?: { enabled?: boolean } }> | undefined)
     ?.SharedPages;
   return (entrypoint?.cache?.enabled ?? config.cache?.enabled) === true;

@@ -1,8 +1,6 @@
-import { resolve } from "node:path";
-import { unstable_readConfig } from "wrangler";
+import { type RateLimitBinding, readWorkerConfig } from "./platform-worker-config.ts";
 
-/** A `[[ratelimits]]` entry of the deploy configuration, as wrangler reads it. */
-export type RateLimitBinding = { name: string; simple: { limit: number; period?: number } };
+export type { RateLimitBinding };
 
 /**
  * The period of each Rate Limiting binding, by name: handed to the Worker (build-config.ts
@@ -14,12 +12,9 @@ export function rateLimitPeriods(bindings: readonly RateLimitBinding[]): Record<
 }
 
 /**
- * The Rate Limiting bindings of the deploy configuration the build uses: `WRANGLER_CONFIG` when set (as
- * vite.config.ts reads it), wrangler.toml otherwise.
+ * The Rate Limiting bindings the build deploys: those of `WRANGLER_CONFIG` when set (as cloudflareOptions
+ * reads it), else the product's wrangler.toml's completed with the platform's own (platform-worker-config.ts).
  */
-export function deployedRateLimits(
-  configPath = resolve(process.env.WRANGLER_CONFIG ?? "wrangler.toml"),
-): RateLimitBinding[] {
-  const config = unstable_readConfig({ config: configPath }, { hideWarnings: true });
-  return config.ratelimits;
+export function deployedRateLimits(configPath?: string): RateLimitBinding[] {
+  return readWorkerConfig(configPath).ratelimits;
 }

@@ -12,18 +12,34 @@ const HEADERS_FILE_MAX_LINE_CHARS = 2_000;
 const PAGE_DATA_CONTENT_TYPE = "text/x-script";
 
 /**
- * The `_headers` file for the build: the hand-written rules of public/_headers, for every asset the base
- * set and the policy under which nothing runs (an SVG can carry script; a text file may be opened as a
- * document), and the type of pre-rendered page data. A fixed number of rules, whatever the number of pages.
+ * The built files under /assets/ (Vite's `build.assetsDir`) carry a content hash in their name: cached for a
+ * year, never revalidated. Everything else (pre-rendered HTML, .data, robots.txt) keeps Workers static
+ * assets' default, `public, max-age=0, must-revalidate` with an ETag: always revalidated, 304 when unchanged
+ * (packages/edge-platform/docs/caching.md).
+ */
+const HASHED_ASSETS_RULE = "/assets/*";
+const HASHED_ASSETS_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+/**
+ * The `_headers` file for the build: the product's own rules (public/_headers, optional), the hashed assets'
+ * policy, for every asset the base set and the policy under which nothing runs (an SVG can carry script; a
+ * text file may be opened as a document), and the type of pre-rendered page data. A fixed number of rules,
+ * whatever the number of pages.
  * Pre-rendered pages keep their own policy: the Worker serves them and sets (replaces) their headers
  * (packages/edge-platform/src/worker/static-pages.ts, packages/edge-platform/docs/decisions/019-probe-findings.md).
  */
-export function headersFileForAssets(handWritten: string): string {
+export function headersFileForAssets(handWritten = ""): string {
+  if (handWritten.split("\n").some((line) => line.trim() === HASHED_ASSETS_RULE))
+    throw new Error(
+      `public/_headers: the platform writes the ${HASHED_ASSETS_RULE} rule (${HASHED_ASSETS_CACHE_CONTROL}); remove the product's`,
+    );
   const rules = [
+    rule(HASHED_ASSETS_RULE, { "Cache-Control": HASHED_ASSETS_CACHE_CONTROL }),
     rule("/*", { ...BASE_SECURITY_HEADERS, ...NON_DOCUMENT_SECURITY_HEADERS }),
     rule("/*.data", { "Content-Type": PAGE_DATA_CONTENT_TYPE }),
   ];
-  const file = `${handWritten.trimEnd()}\n\n# Written by the build (packages/edge-platform/src/vite/static-page-headers.ts).\n${rules.join("\n")}\n`;
+  const own = handWritten.trim() ? `${handWritten.trimEnd()}\n\n` : "";
+  const file = `${own}# Written by the build (packages/edge-platform/src/vite/static-page-headers.ts).\n${rules.join("\n")}\n`;
   checkHeadersFileLimits(file);
   return file;
 }

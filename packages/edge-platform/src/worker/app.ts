@@ -19,6 +19,7 @@ import { clientOverLimit } from "../limits/rate-limit";
 import { withWriteLimits } from "../limits/write-limits.server";
 import { checkedSharedPagesProps, VISITOR_HEADER, visitorFromHeader } from "../page-cache/loopback";
 import { mayShareAnswer, sharedCachePolicy } from "../page-cache/policy";
+import type { WorkerEnv } from "../platform-env";
 import { getRequestContext, type RequestContext, requestContext } from "../request-context";
 import { isPageDataPath, pageOfDataPath } from "../single-fetch";
 import { takeLocalCf } from "../visitor/local-cf";
@@ -115,7 +116,7 @@ export default {
     if (config instanceof Response) return config;
     return handle(request, { url: new URL(request.url), env, ctx, config });
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<WorkerEnv>;
 
 /**
  * Pages that may be shared, one copy per language (docs/caching.md, "Shared pages"): reached only through the
@@ -123,7 +124,7 @@ export default {
  * of it keys each copy by the page's path and query and the visitor's negotiated locale. A product's Worker
  * re-exports it beside the default (`export { default, SharedPages } from "edge-platform/worker"`).
  */
-export class SharedPages extends WorkerEntrypoint<Env> {
+export class SharedPages extends WorkerEntrypoint<WorkerEnv> {
   override fetch(request: Request): Promise<Response> | Response {
     // Locally only, the Workers Cache emulation's fill, called again with the props it names (workers-cache.ts).
     const fill = localFillProps(request, this.env, this.ctx);
@@ -138,7 +139,7 @@ export class SharedPages extends WorkerEntrypoint<Env> {
  */
 function answerSharedPagesRequest(
   request: Request,
-  env: Env,
+  env: WorkerEnv,
   ctx: ExecutionContext,
   props: unknown,
 ): Promise<Response> | Response {
@@ -168,7 +169,7 @@ let missingEntrypointLogged = false;
 function callSharedPages(
   request: Request,
   props: unknown,
-  env: Env,
+  env: WorkerEnv,
   ctx: ExecutionContext,
 ): Promise<Response> | Response {
   const exports = ctx.exports as unknown as
@@ -200,7 +201,7 @@ function withLocalCf<R extends Request>(request: R): R {
 }
 
 /** The configuration, parsed once per isolate; a 500 naming nothing when it is invalid (the log names it). */
-function checkedConfig(env: Env): PlatformConfig | Response {
+function checkedConfig(env: WorkerEnv): PlatformConfig | Response {
   try {
     return platformConfig(env);
   } catch (error) {

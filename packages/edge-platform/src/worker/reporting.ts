@@ -9,6 +9,7 @@ import {
   withSentry,
 } from "@sentry/cloudflare";
 import type { ServerErrorReport as ErrorFacts, ServerErrorReporter } from "../errors/request-errors";
+import type { WorkerEnv } from "../platform-env";
 import { routeName, transactionName } from "../reporting/route-name";
 import type { RouteTracer } from "../reporting/route-tracer";
 import { SEGMENT_NAME_SOURCE } from "../reporting/sentry-attributes";
@@ -17,7 +18,7 @@ import { isOwnPagesTrace } from "../reporting/trace-propagation";
 import type { Next, StepContext } from "./steps";
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
-type FetchHandler = (request: IncomingRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
+type FetchHandler = (request: IncomingRequest, env: WorkerEnv, ctx: ExecutionContext) => Promise<Response>;
 type ServerErrorReport = ErrorFacts & { error: unknown };
 type Span = NonNullable<ReturnType<typeof getActiveSpan>>;
 
@@ -50,7 +51,7 @@ const reportOnly: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
 /** The reporter a request carries; `traceHeader` is called once, on its first error. */
 function reporterFor(
   request: IncomingRequest,
-  env: Env,
+  env: WorkerEnv,
   ctx: ExecutionContext,
   traceHeader: () => string,
 ): ServerErrorReporter {
@@ -73,7 +74,7 @@ function reporterFor(
 // and its own instrumented `env` and `ctx` (the bindings get spans).
 const tracedRequests = new WeakMap<IncomingRequest, { context: StepContext; next: Next }>();
 const traced: { fetch: FetchHandler } = withSentry(serverSentryOptions, {
-  fetch(request: IncomingRequest, env: Env, ctx: ExecutionContext) {
+  fetch(request: IncomingRequest, env: WorkerEnv, ctx: ExecutionContext) {
     const way = tracedRequests.get(request);
     if (!way) throw new Error("A traced request reached the SDK's handler without its step context.");
     // Taken now, inside the request's span: the report joins this trace under it.

@@ -16,6 +16,7 @@ import {
   sharedCachePolicy,
   withoutNonce,
 } from "../page-cache/policy";
+import type { WorkerEnv } from "../platform-env";
 import type { Visitor } from "../visitor/visitor";
 import { throughLocalEmulation } from "./workers-cache";
 
@@ -195,7 +196,7 @@ async function sharedCopy(
 export function throughSharedPages(
   request: Request,
   visitor: Visitor,
-  env: Env,
+  env: WorkerEnv,
   call: (loopback: Request, props: SharedPagesProps) => Promise<Response> | Response,
 ): Promise<Response> | Response {
   const headers = new Headers(request.headers);

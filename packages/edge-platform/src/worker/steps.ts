@@ -1,12 +1,13 @@
 import type { RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "../config.server";
 import type { RequestReporting } from "../errors/request-errors";
+import type { WorkerEnv } from "../platform-env";
 import type { Visitor } from "../visitor/visitor";
 
 /** What every step of the Worker sees about a request besides the request itself. */
 export type StepContext = {
   readonly url: URL;
-  readonly env: Env;
+  readonly env: WorkerEnv;
   readonly ctx: ExecutionContext;
   /** The parsed, checked configuration (config.server.ts), once per isolate. */
   readonly config: PlatformConfig;

@@ -11,6 +11,7 @@ import {
   LOCAL_FILL_PROP,
 } from "../page-cache/local-emulation";
 import type { SharedPagesProps } from "../page-cache/loopback";
+import type { WorkerEnv } from "../platform-env";
 
 /** The local server's stand-in for Workers Cache (packages/edge-platform/src/local-server/workers-cache.ts), as a binding. */
 type EmulatedCache = { WORKERS_CACHE_EMULATION?: Fetcher };
@@ -23,7 +24,7 @@ type EmulatedCache = { WORKERS_CACHE_EMULATION?: Fetcher };
  */
 export function workersCachePurger(
   ctx: ExecutionContext,
-  env: Env,
+  env: WorkerEnv,
   request: Request,
 ): CachePurger | undefined {
   const purger = cachePurger(ctx, env, request);
@@ -40,7 +41,7 @@ const PURGE_LIMIT: RateLimitName = "PURGE_RATE_LIMIT";
  * "Purging on write"). Past its share a purge is not asked for and fails as the cache's own limit fails:
  * the write is stored, its writer sent to a fresh copy, and readers see it when the copies expire.
  */
-function clientShareOf(purger: CachePurger, env: Env, request: Request): CachePurger {
+function clientShareOf(purger: CachePurger, env: WorkerEnv, request: Request): CachePurger {
   return async (options) => {
     const retryAfter = await clientOverLimit(env, PURGE_LIMIT, request);
     if (retryAfter === undefined) return purger(options);
@@ -51,7 +52,7 @@ function clientShareOf(purger: CachePurger, env: Env, request: Request): CachePu
   };
 }
 
-function cachePurger(ctx: ExecutionContext, env: Env, request: Request): CachePurger | undefined {
+function cachePurger(ctx: ExecutionContext, env: WorkerEnv, request: Request): CachePurger | undefined {
   const { cache } = ctx;
   if (cache) return (options) => cache.purge(options);
   const emulation = (env as EmulatedCache).WORKERS_CACHE_EMULATION;
@@ -80,7 +81,7 @@ function cachePurger(ctx: ExecutionContext, env: Env, request: Request): CachePu
 export function throughLocalEmulation(
   request: Request,
   props: SharedPagesProps,
-  env: Env,
+  env: WorkerEnv,
 ): Promise<Response> | undefined {
   const emulation = (env as EmulatedCache).WORKERS_CACHE_EMULATION;
   const devAddress = import.meta.env.DEV ? request.headers.get(DEV_WORKERS_CACHE_FETCH_HEADER) : null;
@@ -109,7 +110,7 @@ export function throughLocalEmulation(
  */
 export function localFillProps(
   request: Request,
-  env: Env,
+  env: WorkerEnv,
   ctx: ExecutionContext,
 ): { request: Request; props: unknown } | undefined {
   const props = request.headers.get(EMULATION_PROPS_HEADER);

@@ -1,6 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import type { PlatformConfig } from "../../src/config.server.ts";
 import { createRequestErrors, type ServerErrorReporter } from "../../src/errors/request-errors.ts";
+import type { WorkerEnv } from "../../src/platform-env.ts";
 import { requestContext } from "../../src/request-context.ts";
 
 /**
@@ -10,7 +11,7 @@ import { requestContext } from "../../src/request-context.ts";
 export function requestScope(init?: RequestInit, report?: ServerErrorReporter) {
   const context = new RouterContextProvider();
   context.set(requestContext, {
-    env: {} as Env,
+    env: {} as WorkerEnv,
     config: { failureRoutes: false, reporting: null } satisfies PlatformConfig,
     pageData: false,
     nonce: "",

@@ -281,22 +281,39 @@ describe("earlyHintsLinkHeader (the Link header for Early Hints)", () => {
 });
 
 describe("headersFileForAssets (decision 010: a fixed set of rules, whatever the number of pages)", () => {
-  const handWritten = "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n";
+  const handWritten = "/robots.txt\n  X-Robots-Tag: noindex\n";
 
-  test("keeps the hand-written rules and gives all assets the base set and the policy under which nothing runs", () => {
+  test("with no public/_headers: the hashed assets cached for a year, every asset's base set, page data's type", () => {
+    const file = headersFileForAssets();
+    expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual(["/assets/*", "/*", "/*.data"]);
+    expect(file).toContain("\n/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n");
+  });
+
+  test("keeps the product's own rules first and gives all assets the base set and the policy under which nothing runs", () => {
     const file = headersFileForAssets(handWritten);
     expect(file.startsWith(handWritten)).toBe(true);
     expect(file).toContain("\n/*\n  Strict-Transport-Security: max-age=63072000; includeSubDomains\n");
     expect(file).toContain(`\n  Content-Security-Policy: ${NON_DOCUMENT_CSP}\n  X-Frame-Options: DENY\n`);
     // One policy rule: values of matching rules are joined, and the Worker replaces it on pre-rendered pages.
     expect(file.match(/Content-Security-Policy/g)).toHaveLength(1);
-    expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual(["/assets/*", "/*", "/*.data"]);
+    expect(file.split("\n").filter((line) => /^\//.test(line))).toEqual([
+      "/robots.txt",
+      "/assets/*",
+      "/*",
+      "/*.data",
+    ]);
+  });
+
+  test("a product rule for the hashed assets fails the build (Cloudflare would join the two Cache-Control values)", () => {
+    expect(() => headersFileForAssets("/assets/*\n  Cache-Control: no-store\n")).toThrow(
+      /writes the \/assets\/\* rule/,
+    );
   });
 
   test("more hand-written rules than Cloudflare reads fail the build instead of being ignored", () => {
-    const rules = Array.from({ length: HEADERS_FILE_MAX_RULES - 1 }, (_, index) => `/p${index}\n  X-A: b`);
+    const rules = Array.from({ length: HEADERS_FILE_MAX_RULES - 2 }, (_, index) => `/p${index}\n  X-A: b`);
     expect(() => headersFileForAssets(rules.join("\n"))).toThrow(/limit of 100/);
-    expect(() => headersFileForAssets(rules.slice(0, HEADERS_FILE_MAX_RULES - 2).join("\n"))).not.toThrow();
+    expect(() => headersFileForAssets(rules.slice(0, HEADERS_FILE_MAX_RULES - 3).join("\n"))).not.toThrow();
   });
 
   test("a line longer than Cloudflare reads fails the build", () => {

@@ -11,7 +11,7 @@ test("the build reads each binding's period from the deploy configuration", () =
   ).toEqual({ A: 10, B: 60 });
 });
 
-test("the fixture's wrangler.toml declares the platform's three bindings, with periods the binding allows", () => {
+test("a product's wrangler.toml without limits (the fixture's) gets the platform's three bindings, with periods the binding allows", () => {
   const periods = rateLimitPeriods(
     deployedRateLimits(resolve(import.meta.dirname, "../../fixture/wrangler.toml")),
   );

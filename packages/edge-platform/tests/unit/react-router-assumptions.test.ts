@@ -6,7 +6,6 @@ import {
   createMemoryRouter,
   createRequestHandler,
   type DataRouter,
-  // biome-ignore lint/style/noRestrictedImports: React Router's own prefetch plan, to compare the platform's with.
   PrefetchPageLinks,
   type UNSAFE_RouteModules as RouteModules,
   RouterContextProvider,
