@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /** This package, linked into the product as its node_modules/edge-platform. */
-const PACKAGE = resolve(import.meta.dirname, "../..");
+export const PACKAGE = resolve(import.meta.dirname, "../..");
 /** The repository's Biome (the product's devDependency). */
-const BIOME = resolve(PACKAGE, "../../node_modules/.bin/biome");
+export const BIOME = resolve(PACKAGE, "../../node_modules/.bin/biome");
 
 /**
  * Biome on one file of a product whose biome.json only extends the package's shareable configuration
