@@ -5,8 +5,6 @@ import {
   rawHead,
   rawRequest,
   serveWithIngest,
-  TEST_DSN,
-  TEST_TUNNEL_QUERY,
   UNLIMITED_FOR_TESTS,
   UNLIMITED_PURGES,
 } from "edge-platform/testing";
@@ -14,9 +12,9 @@ import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { storedMessageCount } from "../support/messages-db.ts";
 
-// Bad bodies, for the two surfaces that read one: the /messages action and the /monitoring
-// tunnel. Each case answers a clear 4xx, stores nothing and forwards nothing; none reaches the
-// server-error path.
+// Bad bodies posted to the reference /messages action. Each case answers a clear 4xx, stores nothing and
+// reports nothing; none reaches the server-error path. The /monitoring tunnel's are the platform's
+// (packages/edge-platform/tests/platform/tunnel-bodies.test.ts).
 
 let ingest: IngestStandIn;
 let app: ServedBuild;
@@ -127,55 +125,6 @@ describe("forms posted to /messages", () => {
       expect(response.status).toBe(408);
       expect(response.body).toContain("Request Timeout");
       expect(await storedMessageCount(app)).toBe(before);
-    },
-    REQUEST_BODY_TIMEOUT_MS + 10_000,
-  );
-});
-
-describe("envelopes posted to /monitoring (nothing reaches the ingest stand-in)", () => {
-  const tunnel = `/monitoring?${TEST_TUNNEL_QUERY}`;
-  const header = JSON.stringify({ dsn: TEST_DSN });
-
-  function postEnvelope(body: Uint8Array | string, extraLines: string[] = []) {
-    const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-    const head = rawHead("POST", tunnel, app.url, [
-      "Content-Type: application/x-sentry-envelope",
-      ...(extraLines.some((line) => line.startsWith("Content-Length")) ? [] : [`Content-Length: ${length}`]),
-      ...extraLines,
-    ]);
-    return rawRequest(app.url, head, body);
-  }
-
-  test.each([
-    ["empty", "", 400],
-    ["a header cut off in the middle", header.slice(0, 20), 400],
-    ["a header with invalid UTF-8", bytes('{"dsn":"', [0xff], '"}\n{}'), 400],
-    ["a header that is a string", '"dsn"\n{}', 400],
-    ["a header that is null", "null\n{}", 400],
-    ["a header that is deeply nested", `${"[".repeat(10_000)}${"]".repeat(10_000)}\n`, 400],
-    [
-      "a header with a DSN for another host",
-      `${JSON.stringify({ dsn: "https://k@evil.example/1" })}\n{}`,
-      403,
-    ],
-  ])("%s: the expected 4xx, nothing forwarded", async (_, body, status) => {
-    expect((await postEnvelope(body)).status).toBe(status);
-  });
-
-  test("over 1 MiB: 413, nothing forwarded", async () => {
-    // fetch(): the Worker answers before the body is sent, and a raw socket can lose that answer to the reset.
-    const response = await fetch(new URL(tunnel, app.url), {
-      method: "POST",
-      body: `${header}\n${"x".repeat(1_100_000)}`,
-    });
-    expect(response.status).toBe(413);
-  });
-
-  test(
-    "an envelope that stops short of its Content-Length answers 408 once the body time-out passes",
-    async () => {
-      const response = await postEnvelope(`${header}\n`, ["Content-Length: 5000"]);
-      expect(response.status).toBe(408);
     },
     REQUEST_BODY_TIMEOUT_MS + 10_000,
   );
