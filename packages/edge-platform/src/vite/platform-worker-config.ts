@@ -123,7 +123,7 @@ export function withPlatformConfig<Config extends PlatformPart>(
  * The Worker's configuration as the build and the dev server run it: `WRANGLER_CONFIG` taken as it is, or the
  * product's wrangler.toml (or `configPath`) with the platform's part.
  */
-export function readWorkerConfig(configPath?: string) {
+export function readWorkerConfig(configPath?: string): Unstable_Config {
   const path = resolve(configPath ?? process.env.WRANGLER_CONFIG ?? "wrangler.toml");
   const config = unstable_readConfig({ config: path }, { hideWarnings: true });
   return process.env.WRANGLER_CONFIG && configPath === undefined ? config : withPlatformConfig(config);
