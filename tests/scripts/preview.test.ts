@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { freePort } from "edge-platform/testing";
 import { expect, test } from "vitest";
+import { A_STATIC_PAGE, prerenderedFile } from "../support/product-pages.ts";
 import { ROOT, startCommand, warningsNobodyCanActOn } from "./run-script";
 
 // `npm run preview` serves the existing production build (`npm run build` first, as for the worker tests)
@@ -14,9 +15,12 @@ test("npm run preview -- --port N serves the built app on that port, without bui
     await expect
       .poll(() => preview.output(), { timeout: 80_000, interval: 250 })
       .toContain(`Serving the production build at http://127.0.0.1:${port}`);
-    const response = await fetch(`http://127.0.0.1:${port}/about`);
+    // The product's first static page, as the build wrote it.
+    const response = await fetch(`http://127.0.0.1:${port}${A_STATIC_PAGE}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("<h1>About</h1>");
+    expect(await response.text()).toBe(
+      await readFile(resolve(ROOT, "build/client", prerenderedFile(A_STATIC_PAGE)), "utf8"),
+    );
     expect(preview.output()).not.toContain("> edge-app@ build");
     // `npm start`'s second half: nothing a newcomer cannot act on (quiet-output.test.ts has the build).
     expect(warningsNobodyCanActOn(preview.output())).toEqual([]);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "edge-platform/testing";
 import { expect, test } from "vitest";
+import { A_STATIC_PAGE } from "../support/product-pages.ts";
 import { ROOT, runCommand, startCommand, warningsNobodyCanActOn } from "./run-script";
 
 // A newcomer's first commands print nothing they cannot act on: no warning from React Router,
@@ -24,7 +25,7 @@ test("npm run build prints no warning nobody can act on", async () => {
       env: { BUILD_DIRECTORY: buildDirectory },
     });
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain("Prerender (html): /about");
+    expect(run.output).toContain(`Prerender (html): ${A_STATIC_PAGE} `);
     expect(warningsNobodyCanActOn(run.output)).toEqual([]);
   } finally {
     if (pointer === undefined) await rm(DEPLOY_POINTER, { force: true });
@@ -46,10 +47,11 @@ test("npm run dev prints no warning nobody can act on, offline included", async 
     await expect
       .poll(() => dev.output(), { timeout: 150_000, interval: 250 })
       .toContain(`http://127.0.0.1:${port}/`);
-    // A page rendered by the Worker: workerd, Miniflare and the dev server have all started and spoken.
-    const response = await fetch(`http://127.0.0.1:${port}/now`);
+    // A page rendered by the Worker (in dev, every page is): workerd, Miniflare and the dev server have all
+    // started and spoken.
+    const response = await fetch(`http://127.0.0.1:${port}${A_STATIC_PAGE}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("<h1>Now</h1>");
+    expect(await response.text()).toMatch(/^<!DOCTYPE html><html lang="[\w-]+"/);
   } finally {
     const { output } = await dev.stop();
     expect(warningsNobodyCanActOn(output)).toEqual([]);

@@ -64,14 +64,14 @@ describe("the dev server refuses hosts it does not serve", () => {
   test.each(["evil.example", "evil.example:5173", "evilapp.example", "www.app.example"])(
     "Host: %s gets 403 before the Worker runs",
     async (host) => {
-      const response = await send(host, "/now");
+      const response = await send(host);
       expect(response.status).toBe(403);
       expect(response.body).toMatch(/not allowed/);
     },
   );
 
   test.each(["localhost", "app.localhost", "127.0.0.1", "[::1]"])("Host: %s is served", async (hostname) => {
-    const response = await send(`${hostname}:${url.port}`, "/now");
+    const response = await send(`${hostname}:${url.port}`);
     expect(response.status).toBe(200);
     expect(response.body).toContain("<!DOCTYPE html>");
   });
@@ -79,7 +79,7 @@ describe("the dev server refuses hosts it does not serve", () => {
   test.each(["app.example", "pr-7.preview.example"])(
     "a name from LOCAL_ALLOWED_HOSTS (%s) reaches the Worker",
     async (host) => {
-      const response = await send(host, "/now", ["X-Forwarded-Proto: https"]);
+      const response = await send(host, "/", ["X-Forwarded-Proto: https"]);
       expect(response.status).toBe(200);
       expect(response.body).toContain("<!DOCTYPE html>");
     },

@@ -1,0 +1,13 @@
+import { STATIC_PAGES } from "../../app/product.config.ts";
+
+/**
+ * A page of whatever product this repository holds, for the checks of its build and its local servers that
+ * hold for any product (the platform's behaviour, not one page's content): the first static page the product
+ * declares, so a product that replaces the reference pages keeps these checks without editing them.
+ */
+export const A_STATIC_PAGE = STATIC_PAGES[0] ?? "/";
+
+/** Where the build writes a pre-rendered page's HTML, under build/client. */
+export function prerenderedFile(path: string): string {
+  return path === "/" ? "index.html" : `${path.replace(/^\//, "")}/index.html`;
+}
