@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 
 /**
- * `npm test`: every suite, one after another (two browser suites side by side, STAGES), each reported with its
- * outcome and time, and a failure at the end if any failed. One `&&` chain stopped at the first failing step, so one flaky test hid every suite after it;
+ * `npm test`: every suite, one after another, each reported with its outcome and time, and a failure at the end
+ * if any failed. One `&&` chain stopped at the first failing step, so one flaky test hid every suite after it;
  * here a failure is reported and the rest still run. A suite that needs a step which failed (the build, say) is
  * reported as not run rather than run into a confusing second failure.
  *
@@ -16,14 +16,8 @@ type Suite = {
   needs?: readonly string[];
 };
 
-/**
- * In the order they run: the quick checks first, the browser suites last but one. A group runs its suites at the
- * same time: the product's browser suites spend most of their time waiting on pages, not on the CPU (about 75%
- * of one core for test:e2e, 40% for test:dev, on two cores), and share nothing (test:e2e serves the built app
- * with an in-memory database, test:dev runs Vite on the sources with the local one). Each one's output is printed
- * whole when it ends.
- */
-const STAGES: readonly (Suite | readonly Suite[])[] = [
+/** In the order they run: the quick checks first, the browser suites last but one. */
+const SUITES: readonly Suite[] = [
   { script: "typecheck" },
   { script: "lint" },
   { script: "build" },
@@ -32,7 +26,8 @@ const STAGES: readonly (Suite | readonly Suite[])[] = [
   { script: "test:boundary" },
   { script: "test:unit" },
   { script: "test:worker", needs: ["build"] },
-  [{ script: "test:e2e", needs: ["build"] }, { script: "test:dev" }],
+  { script: "test:e2e", needs: ["build"] },
+  { script: "test:dev" },
   { script: "test:scripts" },
   { script: "deploy:check", needs: ["build"] },
 ];
@@ -54,13 +49,12 @@ const FAILURE_LINE =
 const FAILURE_LINES_KEPT = 40;
 const LAST_LINES_KEPT = 25;
 
-/** Runs `npm run <script>`; its output goes on the terminal as it comes, or, `buffered`, whole at the end. */
-function run(script: string, buffered = false): Promise<{ code: number; output: string }> {
+function run(script: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", script], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", script], { stdio: ["inherit", "pipe", "pipe"] });
     let output = "";
     const keep = (chunk: Buffer, to: NodeJS.WriteStream) => {
-      if (!buffered) to.write(chunk);
+      to.write(chunk);
       output += chunk.toString();
     };
     child.stdout.on("data", (chunk: Buffer) => keep(chunk, process.stdout));
@@ -78,42 +72,31 @@ function failureSummary(output: string): string {
 }
 
 const chosen = process.argv.slice(2);
-const ALL = STAGES.flat();
-const stages = STAGES.map((stage) =>
-  (Array.isArray(stage) ? stage : [stage]).filter(
-    (suite: Suite) => chosen.length === 0 || chosen.includes(suite.script),
-  ),
-).filter((stage) => stage.length > 0);
-if (chosen.some((script) => !ALL.some((suite) => suite.script === script))) {
-  console.error(`Unknown suite. The suites: ${ALL.map((suite) => suite.script).join(", ")}`);
+const suites = chosen.length === 0 ? SUITES : SUITES.filter((suite) => chosen.includes(suite.script));
+if (chosen.length > 0 && suites.length !== chosen.length) {
+  console.error(`Unknown suite. The suites: ${SUITES.map((suite) => suite.script).join(", ")}`);
   process.exit(2);
 }
 
 const outcomes: Outcome[] = [];
 const started = performance.now();
-
-async function runSuite(suite: Suite, together: boolean): Promise<Outcome> {
+for (const suite of suites) {
   const failedNeed = suite.needs?.find((need) =>
     outcomes.some((outcome) => outcome.script === need && outcome.result !== "passed"),
   );
-  if (failedNeed)
-    return { script: suite.script, result: "not run", seconds: 0, note: `${failedNeed} failed` };
-  if (!together) console.log(`\n── npm run ${suite.script} ──`);
+  if (failedNeed) {
+    outcomes.push({ script: suite.script, result: "not run", seconds: 0, note: `${failedNeed} failed` });
+    continue;
+  }
+  console.log(`\n── npm run ${suite.script} ──`);
   const start = performance.now();
-  const { code, output } = await run(suite.script, together);
-  if (together) console.log(`\n── npm run ${suite.script} (beside another suite) ──\n${output}`);
-  return {
+  const { code, output } = await run(suite.script);
+  outcomes.push({
     script: suite.script,
     result: code === 0 ? "passed" : "failed",
     seconds: (performance.now() - start) / 1000,
     output: code === 0 ? undefined : output,
-  };
-}
-
-for (const stage of stages) {
-  const together = stage.length > 1;
-  if (together) console.log(`\n── at the same time: ${stage.map((suite) => suite.script).join(", ")} ──`);
-  outcomes.push(...(await Promise.all(stage.map((suite) => runSuite(suite, together)))));
+  });
 }
 
 for (const { script, output } of outcomes) {
