@@ -10,6 +10,7 @@ import {
 } from "miniflare";
 import { transformWithOxc } from "vite";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
+import { PACKAGE_SOURCE_DIRECTORY } from "../package-source.ts";
 import {
   EMULATION_CF_HEADER,
   EMULATION_PROPS_HEADER,
@@ -400,7 +401,7 @@ async function hostGuard(
 const HOST_GUARD_NAME = "local-host-guard";
 /** The only address the served socket listens on: loopback, so only this machine can connect. */
 const SERVED_ADDRESS = "127.0.0.1";
-const PLATFORM_DIR = resolve(import.meta.dirname, "..");
+const PLATFORM_DIR = PACKAGE_SOURCE_DIRECTORY;
 /** The guard and what it imports, entry first: the same modules the rest of the platform uses. */
 const HOST_GUARD_MODULES = [
   "local-server/host-guard.ts",

@@ -1,13 +1,14 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { PACKAGE_SOURCE_DIRECTORY } from "../package-source.ts";
 
 /**
  * The module the application's own `react-router` imports resolve to: React Router, with `Link` and `NavLink`
  * prefetching through the platform's queue (packages/edge-platform/docs/decisions/020-react-router-prefetch-prop.md).
  */
-export const PLATFORM_LINKS_MODULE = resolve(import.meta.dirname, "../navigation/react-router-links.tsx");
+export const PLATFORM_LINKS_MODULE = resolve(PACKAGE_SOURCE_DIRECTORY, "navigation/react-router-links.tsx");
 
 /** The platform's own modules (packages/edge-platform/src/): they, the links module first, get the real React Router. */
-const PLATFORM_DIRECTORY = resolve(import.meta.dirname, "..");
+const PLATFORM_DIRECTORY = PACKAGE_SOURCE_DIRECTORY;
 
 /**
  * Whether an import of `source` by `importer` (a Vite module id) resolves to PLATFORM_LINKS_MODULE: an import
