@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -12,50 +12,8 @@ import { dirname, join, resolve } from "node:path";
  */
 const REPOSITORY = resolve(import.meta.dirname, "..");
 
-/** The one-page product: a root with the platform's document and error page, one static page. */
-const ONE_PAGE_PRODUCT: Record<string, string> = {
-  "app/routes.ts": `import { index, type RouteConfig } from "@react-router/dev/routes";
-
-export default [index("routes/home.tsx")] satisfies RouteConfig;
-`,
-  "app/routes/home.tsx": `export default function Home() {
-  return <h1>One page</h1>;
-}
-`,
-  "app/product.config.ts": `export const STATIC_PAGES: readonly string[] = ["/"];
-export const EXTRA_ACTION_ORIGINS: readonly string[] = [];
-`,
-  "app/root.tsx": `import { ErrorPage, errorMeta, PlatformDocument } from "edge-platform/react";
-import { platformRootData } from "edge-platform/server";
-import type { ReactNode } from "react";
-import { type LoaderFunctionArgs, type MetaFunction, Outlet, useRouteError, useRouteLoaderData } from "react-router";
-
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: "One page" }]);
-
-export function loader({ context }: LoaderFunctionArgs) {
-  return platformRootData(context);
-}
-
-export function Layout({ children }: { children: ReactNode }) {
-  const reporting = useRouteLoaderData<typeof loader>("root")?.reporting ?? null;
-  return (
-    <PlatformDocument lang="en" reporting={reporting}>
-      {children}
-    </PlatformDocument>
-  );
-}
-
-export default function App() {
-  return <Outlet />;
-}
-
-export function ErrorBoundary() {
-  return <ErrorPage error={useRouteError()} />;
-}
-`,
-  "app/entry.client.tsx": `import "edge-platform/entry.client";\n`,
-  "app/entry.server.tsx": `export { default, handleError, instrumentations, streamTimeout } from "edge-platform/entry.server";\n`,
-};
+/** The one-page product: the app of the platform's product template (npm run create-product). */
+const ONE_PAGE_APP = join(REPOSITORY, "packages/edge-platform/template/app");
 
 const copy = mkdtempSync(join(tmpdir(), "platform-boundary-"));
 const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: REPOSITORY, encoding: "utf8" })
@@ -67,10 +25,7 @@ for (const file of tracked) {
   mkdirSync(dirname(join(copy, file)), { recursive: true });
   cpSync(join(REPOSITORY, file), join(copy, file));
 }
-for (const [file, text] of Object.entries(ONE_PAGE_PRODUCT)) {
-  mkdirSync(dirname(join(copy, file)), { recursive: true });
-  writeFileSync(join(copy, file), text);
-}
+cpSync(ONE_PAGE_APP, join(copy, "app"), { recursive: true });
 mkdirSync(join(copy, "node_modules"));
 for (const entry of readdirSync(join(REPOSITORY, "node_modules"))) {
   const target =

@@ -7,7 +7,7 @@
  * Node runs (the build's plugins, the local server and its bin, the CLI wrapper, the test helpers) are compiled
  * to JavaScript in dist/, which mirrors src/ (tsconfig.pack.json), and the packed package.json points them
  * there. The Worker's and the browser's code stay TypeScript: Vite compiles them with the product, as it does
- * here. TypeScript reads the sources (each export's `types`). The package is packed from a staging folder, so
+ * here. TypeScript reads the compiled entry points' declarations. The package is packed from a staging folder, so
  * this folder's package.json stays as the workspace uses it.
  */
 import { execFileSync } from "node:child_process";
@@ -34,7 +34,6 @@ type Manifest = {
   exports: Record<string, string | Record<string, string>>;
   bin: Record<string, string>;
   scripts?: unknown;
-  devDependencies?: unknown;
 };
 
 /** `./src/x/y.ts` compiled: `./dist/x/y.js`. */
@@ -42,16 +41,24 @@ function compiled(sourcePath: string): string {
   return sourcePath.replace(/^\.\/src\//, "./dist/").replace(/\.tsx?$/, ".js");
 }
 
-/** The packed package.json: Node's entry points and the bin in dist/, with their sources as their types. */
+/** `./src/x/y.ts` compiled: its declarations, `./dist/x/y.d.ts`. */
+function declarations(sourcePath: string): string {
+  return compiled(sourcePath).replace(/\.js$/, ".d.ts");
+}
+
+/**
+ * The packed package.json: Node's entry points and the bin in dist/, typed by their compiled declarations (a
+ * product's type-check reads them as any library's). The Worker's and the browser's entry points stay sources.
+ */
 export function packedManifest(manifest: Manifest): Manifest {
   const exports = { ...manifest.exports };
   for (const entry of NODE_ENTRY_POINTS) {
     const source = exports[entry];
     if (typeof source !== "string") throw new Error(`package.json exports no ${entry} source`);
-    exports[entry] = { types: source, default: compiled(source) };
+    exports[entry] = { types: declarations(source), default: compiled(source) };
   }
   const bin = Object.fromEntries(Object.entries(manifest.bin).map(([name, path]) => [name, compiled(path)]));
-  const { scripts: _scripts, devDependencies: _devDependencies, ...rest } = manifest;
+  const { scripts: _scripts, ...rest } = manifest;
   return { ...rest, exports, bin };
 }
 

@@ -10,6 +10,7 @@ import { devWorkersCache } from "./dev-workers-cache.ts";
 import { firstLoadChunk } from "./first-load-chunk.ts";
 import { localServers } from "./local-servers.ts";
 import { localeCopies } from "./locale-copies.ts";
+import { packagedDependencies } from "./packaged-dependencies.ts";
 import { productChoices } from "./product-choices.ts";
 import { quietBuild } from "./quiet-build.ts";
 import { reactRouterImport } from "./react-router-import.ts";
@@ -26,6 +27,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
   return [
     productChoices(app), // the product's choices, defined in both bundles (build-config.ts)
     localServers(), // the hosts Vite's servers answer, what their watcher ignores, request.cf in dev
+    packagedDependencies(), // dev, installed from a registry: the CommonJS the platform imports, pre-bundled
     quietBuild(), // no bundler-timings note in the build's output
     childCompilerReadsRoutesAsBuilt(), // "post": after @cloudflare/vite-plugin's `ssr` environment config
     reactRouterImport(app), // "pre": the app's `react-router` is React Router with the platform's links

@@ -43,7 +43,7 @@ test("the tarball holds the compiled entry points, the sources and the docs, and
     readFileSync(join(consumer, "node_modules/edge-platform/package.json"), "utf8"),
   );
   expect(manifest.exports["./vite"]).toEqual({
-    types: "./src/exports/vite.ts",
+    types: "./dist/exports/vite.d.ts",
     default: "./dist/exports/vite.js",
   });
   expect(manifest.exports["./worker"]).toBe("./src/exports/worker.ts");

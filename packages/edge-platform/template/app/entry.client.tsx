@@ -1,0 +1,1 @@
+import "edge-platform/entry.client";

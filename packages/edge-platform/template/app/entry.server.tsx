@@ -1,0 +1,1 @@
+export { default, handleError, instrumentations, streamTimeout } from "edge-platform/entry.server";

@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, freePort } from "edge-platform/testing";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { runCommand, startCommand } from "./run-script";
+
+// `npm run create-product -- <folder>` (README, "Start a product in its own repository"): a product repository
+// outside this one, holding only product files and the packed platform. There, as its team would: `npm install`
+// (from the registry, the platform from its tarball), `npm test`, `npm start`, `npm run dev` in Chromium.
+
+let parent: string;
+let product: string;
+
+beforeAll(async () => {
+  parent = await mkdtemp(join(tmpdir(), "created-product-"));
+  product = join(parent, "my-product");
+  const created = await runCommand(`npm run --silent create-product -- ${product}`, {
+    stdin: "closed",
+    timeoutMs: 120_000,
+  });
+  expect(created.code, created.output).toBe(0);
+  const installed = await runCommand("npm install --prefer-offline --no-audit --no-fund", {
+    cwd: product,
+    stdin: "closed",
+    timeoutMs: 240_000,
+  });
+  expect(installed.code, installed.output).toBe(0);
+}, 400_000);
+
+afterAll(async () => {
+  await rm(parent, { recursive: true, force: true });
+});
+
+test("it holds product files only: no platform binding, no _headers, no path into the package", async () => {
+  const files = (await readdir(product, { recursive: true })).filter(
+    (file) => !file.startsWith("node_modules") && !file.startsWith(".react-router"),
+  );
+  expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
+  const wrangler = await readFile(join(product, "wrangler.toml"), "utf8");
+  const declared = wrangler.split("\n").filter((line) => !line.startsWith("#"));
+  for (const platformPart of ["ratelimits", "ASSETS", "CF_VERSION_METADATA", "[cache]", "[vars]"])
+    expect(declared.join("\n")).not.toContain(platformPart);
+  for (const config of files.filter((file) => /(^|\/)[^/]*\.(json|toml)$|config\.ts$/.test(file)))
+    expect(await readFile(join(product, config), "utf8"), config).not.toContain("packages/edge-platform");
+  const manifest = JSON.parse(await readFile(join(product, "package.json"), "utf8"));
+  expect(manifest.dependencies["edge-platform"]).toMatch(/^file:\.\/edge-platform-\d+\.\d+\.\d+\.tgz$/);
+  expect(existsSync(join(product, manifest.dependencies["edge-platform"].slice("file:".length)))).toBe(true);
+});
+
+test("npm test passes there: type-check, lint, build and its page test", async () => {
+  const run = await runCommand("npm test", { cwd: product, stdin: "closed", timeoutMs: 240_000 });
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/Tests\s+\S*\s*2 passed/);
+}, 250_000);
+
+test("npm start serves its page, and npm run dev renders and hydrates it in Chromium", async () => {
+  const startPort = await freePort();
+  const start = startCommand(`npm start -- --port ${startPort}`, {
+    cwd: product,
+    stdin: "closed",
+    timeoutMs: 150_000,
+  });
+  try {
+    await expect
+      .poll(() => start.output(), { timeout: 140_000, interval: 250 })
+      .toContain(`http://127.0.0.1:${startPort}`);
+    const response = await fetch(`http://127.0.0.1:${startPort}/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("<h1>My product</h1>");
+  } finally {
+    await start.stop();
+  }
+
+  const devPort = await freePort();
+  const dev = startCommand(`npm run dev -- --host 127.0.0.1 --port ${devPort} --strictPort`, {
+    cwd: product,
+    stdin: "closed",
+    timeoutMs: 150_000,
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  try {
+    await expect
+      .poll(() => dev.output(), { timeout: 120_000, interval: 250 })
+      .toContain(`http://127.0.0.1:${devPort}/`);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    page.on("response", (answer) => answer.status() >= 400 && problems.push(`${answer.status()} ${answer.url()}`));
+    const response = await page.goto(`http://127.0.0.1:${devPort}/`);
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.locator("h1").textContent()).toBe("My product");
+    // The platform's navigation code installed: the page hydrated.
+    await page.waitForFunction(() => document.documentElement.dataset.navigation === "ready", undefined, {
+      timeout: 60_000,
+    });
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+    await dev.stop();
+  }
+}, 300_000);
