@@ -89,7 +89,10 @@ test("npm start serves its page, and npm run dev renders and hydrates it in Chro
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));
     page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-    page.on("response", (answer) => answer.status() >= 400 && problems.push(`${answer.status()} ${answer.url()}`));
+    page.on(
+      "response",
+      (answer) => answer.status() >= 400 && problems.push(`${answer.status()} ${answer.url()}`),
+    );
     const response = await page.goto(`http://127.0.0.1:${devPort}/`);
     expect(response?.status()).toBe(200);
     await expect.poll(() => page.locator("h1").textContent()).toBe("My product");
