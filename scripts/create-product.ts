@@ -3,8 +3,8 @@
  * `create-react-router --template`. It holds only product files (the platform's template,
  * packages/edge-platform/template: one page, its tests, the configs) and depends on the platform as a package:
  * the packed platform (`edge-platform-<version>.tgz`, standing in for a registry) beside its package.json, which
- * names it. Its other dependencies are the versions this repository tests. Then, in <folder>: `npm install`,
- * `npm test`, `npm start`, `npm run dev`. Taking a new platform there is one tarball and one version: copy the new
+ * names it, and a lockfile. Its other dependencies are the versions this repository tests. Then, in <folder>:
+ * `npm ci`, `npm test`, `npm start`, `npm run dev`. Taking a new platform there is one tarball and one version: copy the new
  * tarball in, change the `edge-platform` entry, `npm install`, and read the package's UPGRADING.md.
  */
 import { execFileSync } from "node:child_process";
@@ -42,6 +42,15 @@ export function createProduct(folder: string): string {
     .replace(/[^a-z0-9-]+/g, "-");
   manifest.dependencies["edge-platform"] = `file:./${tarball}`;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  // Its lockfile, so `npm ci` installs exactly what was resolved here (nothing is installed yet).
+  execFileSync(
+    "npm",
+    ["install", "--package-lock-only", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"],
+    {
+      cwd: target,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   return target;
 }
 
@@ -53,7 +62,7 @@ if (import.meta.main) {
   }
   try {
     const target = createProduct(folder);
-    console.log(`A new product in ${target}. Next:\n  cd ${target}\n  npm install\n  npm test\n  npm start`);
+    console.log(`A new product in ${target}. Next:\n  cd ${target}\n  npm ci\n  npm test\n  npm start`);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { runCommand, startCommand } from "./run-script";
 
 // `npm run create-product -- <folder>` (README, "Start a product in its own repository"): a product repository
-// outside this one, holding only product files and the packed platform. There, as its team would: `npm install`
-// (from the registry, the platform from its tarball), `npm test`, `npm start`, `npm run dev` in Chromium.
+// outside this one, holding only product files, the packed platform and a lockfile. There, as its team would:
+// `npm ci` (from the registry, the platform from its tarball), `npm test`, `npm start`, `npm run dev` in Chromium.
 
 let parent: string;
 let product: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
     timeoutMs: 120_000,
   });
   expect(created.code, created.output).toBe(0);
-  const installed = await runCommand("npm install --prefer-offline --no-audit --no-fund", {
+  const installed = await runCommand("npm ci --prefer-offline --no-audit --no-fund", {
     cwd: product,
     stdin: "closed",
     timeoutMs: 240_000,
