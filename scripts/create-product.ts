@@ -4,8 +4,8 @@
  * packages/edge-platform/template: one page, its tests, the configs) and depends on the platform as a package:
  * the packed platform (`edge-platform-<version>.tgz`, standing in for a registry) beside its package.json, which
  * names it, and a lockfile. Its other dependencies are the versions this repository tests. Then, in <folder>:
- * `npm ci`, `npm test`, `npm start`, `npm run dev`. Taking a new platform there is one tarball and one version: copy the new
- * tarball in, change the `edge-platform` entry, `npm install`, and read the package's UPGRADING.md.
+ * `npm ci`, `npm test`, `npm start`, `npm run dev`. Taking a new platform there is one tarball and one version:
+ * copy the new tarball in, change the `edge-platform` entry, `npm install`, and read the package's UPGRADING.md.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -40,6 +40,14 @@ export function createProduct(folder: string): string {
   manifest.name = basename(target)
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, "-");
+  // The versions this repository tests, so the template's never lag behind them.
+  const tested = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8"));
+  for (const field of ["dependencies", "devDependencies"] as const)
+    for (const name of Object.keys(manifest[field]))
+      manifest[field][name] =
+        tested.dependencies[name] ?? tested.devDependencies[name] ?? manifest[field][name];
+  manifest.overrides = tested.overrides;
+  manifest.allowScripts = tested.allowScripts;
   manifest.dependencies["edge-platform"] = `file:./${tarball}`;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   // Its lockfile, so `npm ci` installs exactly what was resolved here (nothing is installed yet).

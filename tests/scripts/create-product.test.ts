@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, freePort } from "edge-platform/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runCommand, startCommand } from "./run-script";
+import { ROOT, runCommand, startCommand } from "./run-script";
 
 // `npm run create-product -- <folder>` (README, "Start a product in its own repository"): a product repository
 // outside this one, holding only product files, the packed platform and a lockfile. There, as its team would:
@@ -48,6 +48,13 @@ test("it holds product files only: no platform binding, no _headers, no path int
   const manifest = JSON.parse(await readFile(join(product, "package.json"), "utf8"));
   expect(manifest.dependencies["edge-platform"]).toMatch(/^file:\.\/edge-platform-\d+\.\d+\.\d+\.tgz$/);
   expect(existsSync(join(product, manifest.dependencies["edge-platform"].slice("file:".length)))).toBe(true);
+  // Every other dependency at the version this repository tests.
+  const tested = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+  for (const field of ["dependencies", "devDependencies"])
+    for (const [name, version] of Object.entries(manifest[field]))
+      if (name !== "edge-platform")
+        expect(version, name).toBe(tested.dependencies[name] ?? tested.devDependencies[name]);
+  expect(existsSync(join(product, "package-lock.json"))).toBe(true);
 });
 
 test("npm test passes there: type-check, lint, build and its page test", async () => {
