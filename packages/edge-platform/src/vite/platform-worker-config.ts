@@ -24,8 +24,8 @@ export const PLATFORM_RATE_LIMITS = [
 
 /**
  * The platform's variables and what they are when the product's wrangler.toml (`[vars]`), `.dev.vars` or
- * the deployment's settings do not say; config.server.ts checks each (packages/edge-platform/README.md,
- * "Configuration").
+ * the deployment's settings do not say; config.server.ts checks each (the package README, `edge-platform/vite`,
+ * `cloudflareOptions`).
  */
 export const PLATFORM_VARS = {
   /** The failure routes (/failures/*) answer 404 unless "true"; the test server turns them on. */
