@@ -28,6 +28,9 @@ for (const file of tracked) {
 cpSync(ONE_PAGE_APP, join(copy, "app"), { recursive: true });
 mkdirSync(join(copy, "node_modules"));
 for (const entry of readdirSync(join(REPOSITORY, "node_modules"))) {
+  // The tools' caches and temporary files (.vite, .vite-temp, .cache) stay the checkout's own: its suites run
+  // beside this one (scripts/test-all.ts).
+  if (entry.startsWith(".") && entry !== ".bin") continue;
   const target =
     entry === "edge-platform"
       ? join(copy, "packages/edge-platform")

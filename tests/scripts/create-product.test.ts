@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
@@ -10,6 +11,8 @@ import { ROOT, runCommand, startCommand } from "./run-script";
 // `npm run create-product -- <folder>` (README, "Start a product in its own repository"): a product repository
 // outside this one, holding only product files, the packed platform and a lockfile. There, as its team would:
 // `npm ci` (from the registry, the platform from its tarball), `npm test`, `npm start`, `npm run dev` in Chromium.
+// The packed platform itself (packages/edge-platform/scripts/pack.ts) is checked here too, as installed there: one
+// pack serves both.
 
 let parent: string;
 let product: string;
@@ -57,6 +60,71 @@ test("it holds product files only: no platform binding, no _headers, no path int
   expect(existsSync(join(product, "package-lock.json"))).toBe(true);
 });
 
+test("the packed platform holds its compiled Node entry points, its sources and docs, and no tests or fixture", async () => {
+  const manifest = JSON.parse(await readFile(join(product, "package.json"), "utf8"));
+  const tarball = join(product, manifest.dependencies["edge-platform"].slice("file:".length));
+  const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
+  for (const file of [
+    "dist/exports/vite.js",
+    "dist/local-server/serve.js",
+    "src/exports/worker.ts",
+    "README.md",
+  ])
+    expect(files).toContain(`package/${file}`);
+  expect(files.filter((file) => /^package\/(tests|fixture|scripts)\//.test(file))).toEqual([]);
+  const installed = JSON.parse(
+    await readFile(join(product, "node_modules/edge-platform/package.json"), "utf8"),
+  );
+  expect(installed.exports["./vite"]).toEqual({
+    types: "./dist/exports/vite.d.ts",
+    default: "./dist/exports/vite.js",
+  });
+  expect(installed.exports["./worker"]).toBe("./src/exports/worker.ts");
+  expect(installed.bin).toEqual({
+    "edge-platform-serve": "./dist/local-server/serve.js",
+    "edge-platform-react-router": "./dist/vite/react-router-cli-run.js",
+  });
+  expect(installed.scripts).toBeUndefined();
+});
+
+test("Node loads every compiled entry point from the product's node_modules (it strips no types there)", async () => {
+  const installed = JSON.parse(
+    await readFile(join(product, "node_modules/edge-platform/package.json"), "utf8"),
+  );
+  // Every export Node runs: the ones the packed manifest points into dist/.
+  const nodeEntries = Object.entries(installed.exports as Record<string, unknown>)
+    .filter(([, target]) => typeof target === "object")
+    .map(([entry]) => `edge-platform${entry.slice(1)}`);
+  expect(nodeEntries.length).toBeGreaterThanOrEqual(5);
+  // Each import's export names, or the error it failed with.
+  const probe = join(product, "probe.mjs");
+  await writeFile(
+    probe,
+    `const names = {};
+for (const entry of ${JSON.stringify(nodeEntries)})
+  names[entry] = await import(entry).then((module) => Object.keys(module), (error) => String(error));
+console.log(JSON.stringify(names));
+`,
+  );
+  try {
+    const names = JSON.parse(execFileSync(process.execPath, [probe], { cwd: product, encoding: "utf8" }));
+    expect(names["edge-platform/vite"]).toEqual(
+      expect.arrayContaining(["cloudflareOptions", "edgePlatform"]),
+    );
+    expect(names["edge-platform/local-server"]).toEqual(["serveBuild"]);
+    expect(names["edge-platform/react-router-cli"]).toEqual(["runReactRouterCli"]);
+    expect(names["edge-platform/testing"]).toEqual(
+      expect.arrayContaining(["serveWithIngest", "measureFirstLoad"]),
+    );
+    // The Playwright helpers need Playwright, an optional peer the template does not install: without it, the
+    // import says which package is missing.
+    expect(installed.peerDependenciesMeta["@playwright/test"]).toEqual({ optional: true });
+    expect(names["edge-platform/testing/playwright"]).toMatch(/Cannot find package '@playwright\/test'/);
+  } finally {
+    await rm(probe);
+  }
+}, 60_000);
+
 test("npm test passes there: type-check, lint, build and its page test", async () => {
   const run = await runCommand("npm test", { cwd: product, stdin: "closed", timeoutMs: 240_000 });
   expect(run.code, run.output).toBe(0);
@@ -64,8 +132,13 @@ test("npm test passes there: type-check, lint, build and its page test", async (
 }, 250_000);
 
 test("npm start serves its page, and npm run dev renders and hydrates it in Chromium", async () => {
+  // `npm start` is the build `npm test` ran above, then `npm run preview`: the second half is run here, on that
+  // build (building again cost the suite half a minute and proved nothing more).
+  const { scripts } = JSON.parse(await readFile(join(product, "package.json"), "utf8"));
+  expect(scripts.start).toBe("npm run build && npm run preview --");
+  expect(scripts.test).toMatch(/&& npm run build &&/);
   const startPort = await freePort();
-  const start = startCommand(`npm start -- --port ${startPort}`, {
+  const start = startCommand(`npm run preview -- --port ${startPort}`, {
     cwd: product,
     stdin: "closed",
     timeoutMs: 150_000,
