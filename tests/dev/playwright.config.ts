@@ -27,12 +27,14 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
   },
   webServer: {
-    // The script a developer runs (local migrations, then the server), with the documented port option.
-    command: `npm run dev -- --host 127.0.0.1 --port ${PORT} --strictPort`,
+    // The script a developer runs (local migrations, then the server), with the documented port option, and two
+    // names allowed besides loopback for the host checks (dev-server-hosts.spec.ts).
+    command: `LOCAL_ALLOWED_HOSTS="app.example, .preview.example" npm run dev -- --host 127.0.0.1 --port ${PORT} --strictPort`,
     cwd: resolve(import.meta.dirname, "../.."),
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 120_000,
+
     // The server logs the compile error the overlay test provokes, stack and all. Its output is kept out
     // of the test report; `DEBUG=pw:webserver npm run test:dev` shows it.
     stdout: "ignore",
