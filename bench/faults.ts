@@ -24,7 +24,6 @@ import {
   TEST_TUNNEL_QUERY,
   TEST_VARS,
 } from "edge-platform/testing";
-import { storedMessageCount } from "../tests/support/messages-db.ts";
 import { percentile } from "./stats.ts";
 
 const PAGE_SAMPLES = Number(process.env.FAULT_SAMPLES ?? 40);
@@ -184,7 +183,9 @@ for (const fault of INGEST_FAULTS) {
       return { status: response.status, body: await response.text() };
     });
     await db.exec("ALTER TABLE messages_away RENAME TO messages");
-    const rowsAfter = await storedMessageCount(app);
+    // The reference's messages table (what tests/support/reference/messages-db.ts counts).
+    const rowsAfter =
+      (await db.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())?.n ?? -1;
     const healthy = await timed(async () => (await post()).status);
     const keptText = failed.value.body.includes("kept through a database failure");
     const digest = failed.value.body.match(DIGEST)?.[1];

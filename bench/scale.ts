@@ -1,7 +1,7 @@
 /**
  * npm run bench:scale: static pages at scale. For each N (default 100, 1,000 and 10,000; or the numbers
  * given: `npm run bench:scale -- 100 1000`), generates N more static pages into a temporary copy of the
- * product (tests/support/scaled-copy.ts), builds it, and prints the build time (bundling, pre-rendering,
+ * product (bench/scaled-copy.ts), builds it, and prints the build time (bundling, pre-rendering,
  * the rest), the output size, the first-load and navigation-chunk bytes, the `_headers` and
  * `run_worker_first` rule counts, and the CSP check of a sample of pages served by the copy's Worker in
  * workerd. BENCH_NICE=1 builds under `nice -n 10` on a shared machine. Ends with one summary line.
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { serveBuild } from "edge-platform/local-server";
 import { contentSecurityPolicy, inlineScripts, measureFirstLoad, scriptHash } from "edge-platform/testing";
-import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "../tests/support/scaled-copy.ts";
+import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "./scaled-copy.ts";
 
 const COUNTS = process.argv.slice(2).map(Number);
 const PAGE_COUNTS = COUNTS.length > 0 ? COUNTS : [100, 1_000, 10_000];

@@ -4,28 +4,23 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * `npm run test:boundary` (what `npm test` runs for the platform): the platform's whole suite
- * (`npm run test:platform`) in a copy of this repository whose product is replaced by a one-page app. It passes
- * there unchanged, or the platform depends on something of the product's. The copy shares this checkout's
- * installed packages, except the platform's own workspace link, which points at the copy's package. The copy is
- * removed when the suite passes and kept (its path printed) when it fails.
+ * `npm run test:boundary` (what `npm test` runs for the platform): in a copy of this repository, the documented
+ * step that replaces the reference product with one page (`npm run replace-reference`), then the product's
+ * type-check and lint there (what stays behind still compiles), then the platform's whole suite
+ * (`npm run test:platform`). It passes there unchanged, or the platform depends on something of the reference's.
+ * The copy shares this checkout's installed packages, except the platform's own workspace link, which points at
+ * the copy's package. The copy is removed when it passes and kept (its path printed) when it fails.
  */
 const REPOSITORY = resolve(import.meta.dirname, "..");
-
-/** The one-page product: the app of the platform's product template (npm run create-product). */
-const ONE_PAGE_APP = join(REPOSITORY, "packages/edge-platform/template/app");
 
 const copy = mkdtempSync(join(tmpdir(), "platform-boundary-"));
 const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: REPOSITORY, encoding: "utf8" })
   .split("\0")
   .filter(Boolean);
 for (const file of tracked) {
-  // The product's app and its tests stay behind: the copy's product is the one page below.
-  if (file.startsWith("app/") || file.startsWith("tests/")) continue;
   mkdirSync(dirname(join(copy, file)), { recursive: true });
   cpSync(join(REPOSITORY, file), join(copy, file));
 }
-cpSync(ONE_PAGE_APP, join(copy, "app"), { recursive: true });
 mkdirSync(join(copy, "node_modules"));
 for (const entry of readdirSync(join(REPOSITORY, "node_modules"))) {
   // The tools' caches and temporary files (.vite, .vite-temp, .cache) stay the checkout's own: its suites run
@@ -38,8 +33,13 @@ for (const entry of readdirSync(join(REPOSITORY, "node_modules"))) {
   symlinkSync(target, join(copy, "node_modules", entry));
 }
 
-console.log(`The platform's suite in a copy whose product is one page: ${copy}`);
-const run = spawnSync("npm", ["run", "test:platform"], { cwd: copy, stdio: "inherit" });
-if (run.status === 0) rmSync(copy, { recursive: true, force: true });
-else console.error(`The platform's suite failed in the copy, kept at ${copy}`);
-process.exit(run.status ?? 1);
+console.log(`The reference replaced by one page, in a copy: ${copy}`);
+let status: number | null = 0;
+for (const script of ["replace-reference", "typecheck", "lint", "test:platform"]) {
+  console.log(`\n── ${script} (in the copy) ──`);
+  status = spawnSync("npm", ["run", script], { cwd: copy, stdio: "inherit" }).status;
+  if (status !== 0) break;
+}
+if (status === 0) rmSync(copy, { recursive: true, force: true });
+else console.error(`Failed in the copy, kept at ${copy}`);
+process.exit(status ?? 1);

@@ -59,12 +59,13 @@ test("after install the generated types are in place, the same ones the project 
   });
   expect(install.code, install.output).toBe(0);
   expect(await exists("workers/worker-configuration.d.ts")).toBe(true);
-  expect(await exists(".react-router/types/app/routes/+types/about.ts")).toBe(true);
+  expect(await exists(".react-router/types/app/routes/+types/home.ts")).toBe(true);
 
   const typegen = await runCommand("npm run typegen", { stdin: "closed", timeoutMs: 120_000 });
   expect(typegen.code, typegen.output).toBe(0);
   const generated = await generatedTypes(clone);
-  expect(Object.keys(generated).length).toBeGreaterThan(5);
+  // The runtime types and at least the root's and one route's.
+  expect(Object.keys(generated).length).toBeGreaterThan(2);
   // `npm run dev` in another test of this suite deletes and rewrites the checkout's types as it starts.
   await expect
     .poll(() => generatedTypes(ROOT).catch(() => ({})), { timeout: 30_000, interval: 500 })

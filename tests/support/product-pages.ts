@@ -1,5 +1,7 @@
 import { STATIC_PAGES } from "../../app/product.config.ts";
 
+export { STATIC_PAGES };
+
 /**
  * A page of whatever product this repository holds, for the checks of its build and its local servers that
  * hold for any product (the platform's behaviour, not one page's content): the first static page the product

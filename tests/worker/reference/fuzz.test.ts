@@ -8,7 +8,7 @@ import {
 import fc from "fast-check";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { storedMessageCount } from "../../support/reference/messages-db.ts";
 
 // Generated forms (fast-check) posted to the reference /messages action of the built Worker over HTTP, with
 // reporting on (a local ingest stand-in). Bounded: 400 requests, on 127.0.0.1. Each request crosses workerd

@@ -10,7 +10,7 @@ import {
 } from "edge-platform/testing";
 import type { WorkerdStructuredLog } from "miniflare";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { storedMessageCount } from "../../support/reference/messages-db.ts";
 
 // Bad bodies posted to the reference /messages action. Each case answers a clear 4xx, stores nothing and
 // reports nothing; none reaches the server-error path. The /monitoring tunnel's are the platform's

@@ -3,7 +3,7 @@ import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFil
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-const REPOSITORY = resolve(import.meta.dirname, "../..");
+const REPOSITORY = resolve(import.meta.dirname, "..");
 
 /** What a build of the product needs; tests, benchmarks, docs and earlier builds stay behind. */
 const PRODUCT_FILES = [
@@ -34,8 +34,8 @@ export type ScaledCopy = {
 /**
  * A temporary copy of the product with `pageCount` more static pages of one new route, each with its own
  * text and loader data (so each page has its own inline data script and script hashes). The copy shares
- * this checkout's node_modules. Used by the 150-page test (tests/worker/static-pages-at-scale.test.ts)
- * and `npm run bench:scale`. `locales` replaces the product's declared languages (the default first): each
+ * this checkout's node_modules. Used by `npm run bench:scale` (the platform's test of static pages at scale
+ * runs on its fixture: packages/edge-platform/tests/platform/static-pages-at-scale.test.ts). `locales` replaces the product's declared languages (the default first): each
  * one more is a copy of every page to build.
  */
 export async function createScaledCopy(
@@ -183,7 +183,7 @@ export function meta({ params }: LoaderArgs) {
   return [{ title: \`Page \${params.page} · Edge app\` }];
 }
 
-// Runs once per page, at build time (a generated static page: tests/support/scaled-copy.ts).
+// Runs once per page, at build time (a generated static page: bench/scaled-copy.ts).
 export function loader({ params }: LoaderArgs) {
   return { page: Number(params.page), renderedAt: new Date().toISOString() };
 }

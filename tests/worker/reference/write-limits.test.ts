@@ -1,7 +1,7 @@
 import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { inOneWindow, TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { storedMessageCount } from "../../support/reference/messages-db.ts";
 
 // The product's /messages under wrangler.toml's write limit (WRITE_RATE_LIMIT: 10 per 10 s per client).
 const WRITES = { limit: 10, period: 10 };

@@ -2,7 +2,7 @@ import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { storedMessageCount } from "../../support/reference/messages-db.ts";
 
 // Read-your-writes with D1's Sessions API. The visitor's D1 bookmark travels in a cookie; the
 // page's reads start from it, so once read replication is on a visitor always sees their own message.

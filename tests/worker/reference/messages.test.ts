@@ -1,7 +1,7 @@
 import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { TEST_VARS, UNLIMITED_FOR_TESTS, UNLIMITED_PURGES } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storedMessageCount } from "../support/messages-db.ts";
+import { storedMessageCount } from "../../support/reference/messages-db.ts";
 
 let app: ServedBuild;
 
