@@ -1,5 +1,6 @@
 import type { test as specTest } from "../../src/testing/playwright";
 import { type ServedWithReporting, servedWithIngestForFile } from "./reporting-served.ts";
+import { SERVER_START_TIMEOUT_MS } from "./server-start.ts";
 
 export type ReportingFixture = ServedWithReporting;
 
@@ -11,7 +12,11 @@ export function fixtureWithReporting(test: typeof specTest, vars: Record<string,
   test.describe.configure({ mode: "serial" });
   return servedWithIngestForFile(
     {
-      beforeAll: (run) => test.beforeAll(run),
+      beforeAll: (run) =>
+        test.beforeAll(async () => {
+          test.setTimeout(SERVER_START_TIMEOUT_MS);
+          await run();
+        }),
       afterAll: (run) => test.afterAll(run),
       beforeEach: (run) => test.beforeEach(run),
     },

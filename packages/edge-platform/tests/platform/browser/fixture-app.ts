@@ -6,6 +6,7 @@ import {
   UNLIMITED_PURGES,
 } from "../../../src/testing/build-under-test.ts";
 import { test as base } from "../../../src/testing/playwright";
+import { SERVER_START_TIMEOUT_MS } from "../../support/server-start.ts";
 
 export {
   dataRequests,
@@ -17,6 +18,8 @@ export {
   navigateWithRouter,
   waitForHydration,
 } from "../../../src/testing/playwright";
+
+export { SERVER_START_TIMEOUT_MS };
 
 /**
  * The browser tests of the platform's navigation, against the fixture app (packages/edge-platform/fixture/README.md) served in
@@ -36,7 +39,7 @@ export const test = base.extend<object, { fixtureApp: ServedBuild }>({
       await use(app);
       await app.close();
     },
-    { scope: "worker" },
+    { scope: "worker", timeout: SERVER_START_TIMEOUT_MS },
   ],
   baseURL: async ({ fixtureApp }, use) => use(fixtureApp.url.href),
 });

@@ -4,6 +4,7 @@ import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../../src/testing/build-u
 import { type IngestStandIn, receivedTransactions } from "../../../src/testing/ingest-stand-in.ts";
 import { expect, test, waitForHydration } from "../../../src/testing/playwright";
 import { serveWithIngest } from "../../../src/testing/serve-with-ingest.ts";
+import { SERVER_START_TIMEOUT_MS } from "./fixture-app";
 
 // packages/edge-platform/docs/reporting.md, "Traces": browser page loads and navigations are named by React Router's route, and the
 // page-data request of a client navigation continues the browser's trace (click -> Worker -> loaders in one
@@ -21,6 +22,7 @@ let silent: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  test.setTimeout(SERVER_START_TIMEOUT_MS);
   ({ app: reporting, ingest } = await serveWithIngest({
     buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },

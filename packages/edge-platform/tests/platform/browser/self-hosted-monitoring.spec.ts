@@ -6,6 +6,7 @@ import {
   startIngestStandIn,
 } from "../../../src/testing/ingest-stand-in.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
+import { SERVER_START_TIMEOUT_MS } from "./fixture-app";
 
 // A self-hosted Sentry (any DSN that is not Sentry's SaaS ingest) gets no tunnel: the browser reports to it
 // directly, so the page's Content-Security-Policy must allow its origin (packages/edge-platform/src/config.server.ts,
@@ -19,6 +20,7 @@ let dsn: string;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  test.setTimeout(SERVER_START_TIMEOUT_MS);
   selfHosted = await startIngestStandIn();
   dsn = `http://0123456789abcdef0123456789abcdef@${new URL(selfHosted.origin).host}/42`;
   app = await serveBuild({

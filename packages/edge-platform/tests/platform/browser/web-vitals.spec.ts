@@ -9,6 +9,7 @@ import {
 } from "../../../src/testing/ingest-stand-in.ts";
 import { expect, navigateWithRouter, test, waitForHydration } from "../../../src/testing/playwright";
 import { serveWithIngest } from "../../../src/testing/serve-with-ingest.ts";
+import { SERVER_START_TIMEOUT_MS } from "./fixture-app";
 
 // packages/edge-platform/docs/reporting.md, "Web vitals": web vitals of real visits reach the stand-in through the tunnel for each
 // route pattern (packages/edge-platform/docs/decisions/021-web-vitals.md). LCP, FCP, TTFB and CLS ride on the route's page-load
@@ -29,6 +30,7 @@ let silent: ServedBuild;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  test.setTimeout(SERVER_START_TIMEOUT_MS);
   sampled = await serveWithIngest({
     buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: { SENTRY_TRACES_SAMPLE_RATE: "1" },

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
+import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
+
+/**
+ * packages/edge-platform/docs/decisions/018-paint-first.md on the fixture: a page's stylesheets come first in its
+ * <head>, ahead of every module, and its `Link` header preloads exactly the stylesheets and modules of its <head>
+ * (what Cloudflare turns into 103 Early Hints), on every kind of page: pre-rendered, with a route stylesheet,
+ * rendered per request, the 404 page, and an edge-cached copy. (The root stylesheet inlined in their place,
+ * decision 022, is checked where a product has one: the root's tests/worker/paint-first.test.ts.)
+ */
+
+let app: ServedBuild;
+
+beforeAll(async () => {
+  app = await serveBuild({ buildDirectory: FIXTURE_BUILD_DIRECTORY, vars: TEST_VARS, onLog: () => {} });
+  // Workers Cache (the local server's emulation) stores /slow/cached on its first answer.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await fetch(new URL("/slow/cached", app.url));
+    await response.arrayBuffer();
+    if (response.headers.get("cf-cache-status") === "HIT") return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("/slow/cached was never served from the edge cache");
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const PAGES = [
+  { path: "/", kind: "pre-rendered" },
+  { path: "/about", kind: "pre-rendered, with a route stylesheet" },
+  { path: "/now", kind: "rendered per request" },
+  { path: "/items/ams", kind: "rendered per request, with a parameter" },
+  { path: "/no-such-page", kind: "the 404 page" },
+  { path: "/slow/cached", kind: "an edge-cached copy" },
+];
+
+/** The `<link>` tags of a page's `<head>`, in order, as [rel, href]. */
+function headLinks(html: string): [string, string][] {
+  const head = html.slice(0, html.indexOf("</head>"));
+  return [...head.matchAll(/<link\b[^>]*>/g)].map(([tag]) => [
+    tag.match(/\srel="([^"]+)"/)?.[1] ?? "",
+    tag.match(/\shref="([^"]+)"/)?.[1] ?? "",
+  ]);
+}
+
+describe.each(PAGES)("$path ($kind)", ({ path }) => {
+  test("its stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {
+    const response = await fetch(new URL(path, app.url));
+    const html = await response.text();
+    if (path === "/slow/cached") expect(response.headers.get("cf-cache-status")).toBe("HIT");
+    const head = html.slice(0, html.indexOf("</head>"));
+    const links = headLinks(html);
+    const stylesheets = links.filter(([rel]) => rel === "stylesheet").map(([, href]) => href);
+    if (path === "/about")
+      expect(stylesheets).toEqual([expect.stringMatching(/^\/assets\/about-[\w-]{8}\.css$/)]);
+    const firstModule = links.findIndex(([rel]) => rel === "modulepreload");
+    expect(firstModule).toBeGreaterThan(-1);
+    // A route's imported stylesheet as a preload, since React Router links it after the modules.
+    for (const href of stylesheets)
+      expect(
+        links.findIndex(([rel, at]) => at === href && (rel === "stylesheet" || rel === "preload")),
+      ).toBeLessThan(firstModule);
+    // Nothing before them the browser would fetch or run first.
+    expect(head.slice(0, head.indexOf("<link"))).not.toMatch(/<script\b/);
+  });
+
+  test("its `Link` header preloads exactly the stylesheets and modules of its <head>, stylesheets first", async () => {
+    const response = await fetch(new URL(path, app.url));
+    const links = headLinks(await response.text());
+    const expected = [
+      ...new Set(
+        links.filter(([rel]) => rel === "stylesheet").map(([, href]) => `<${href}>; rel=preload; as=style`),
+      ),
+      ...links.filter(([rel]) => rel === "modulepreload").map(([, href]) => `<${href}>; rel=modulepreload`),
+    ];
+    const header = response.headers.get("link") ?? "";
+    expect(header.split(", ")).toEqual(expected);
+    for (const entry of expected) expect(entry).toMatch(/^<\/assets\/[\w.-]+-[\w-]{8}\.(css|js)>/);
+    expect(new TextEncoder().encode(header).byteLength).toBeLessThanOrEqual(2_048);
+  });
+});
+
+test("a HEAD and a 304 of a pre-rendered page carry the same `Link` header", async () => {
+  const full = await fetch(new URL("/about", app.url));
+  await full.text();
+  const link = full.headers.get("link");
+  expect(link).toContain("rel=modulepreload");
+  const head = await fetch(new URL("/about", app.url), { method: "HEAD" });
+  expect(head.headers.get("link")).toBe(link);
+  const revalidated = await fetch(new URL("/about", app.url), {
+    headers: { "If-None-Match": full.headers.get("etag") ?? "" },
+  });
+  expect(revalidated.status).toBe(304);
+  expect(revalidated.headers.get("link")).toBe(link);
+});
+
+test("responses that are not HTML pages carry no `Link` header: page data and built files", async () => {
+  const html = await (await fetch(new URL("/about", app.url))).text();
+  const script = html.match(/\/assets\/[\w.-]+\.js/)?.[0];
+  if (!script) throw new Error("/about links no built script");
+  for (const path of ["/now.data", "/about.data", script, "/robots.txt"]) {
+    const response = await fetch(new URL(path, app.url));
+    await response.arrayBuffer();
+    expect(response.status, path).toBe(200);
+    expect(response.headers.get("link"), path).toBeNull();
+  }
+});
