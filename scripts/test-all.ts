@@ -10,8 +10,9 @@ import { stripVTControlCharacters } from "node:util";
  * Two lanes run side by side, each suite in a lane after the one before it. The suites of the "copy" lane work in
  * temporary copies of their own (the platform's suite in a copy of this repository, a created product in a
  * folder outside it) and share no file with the checkout's; the checkout's suites share its build, its local
- * database and its generated types, so they run one at a time. One after the other, the whole run took about 16
- * minutes on a two-core machine; side by side the copy lane fits within the checkout's.
+ * database and its generated types, so they run one at a time. On a two-core machine the whole run took about
+ * 16 minutes one suite after the other, and 13 to 14 side by side: the cores are busy throughout (vmstat), so
+ * the lanes save what one suite spends waiting, and the rest is each suite's own work.
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:dev` runs only the named suites, as they are (build first if the build is
@@ -39,8 +40,9 @@ const CHECKOUT_LANE: readonly Suite[] = [
 
 /** The suites that work in copies of their own. */
 const COPY_LANE: readonly Suite[] = [
-  // The platform's own suite (type-check, lint, unit, workerd, Chromium) against its fixture, in a copy of this
-  // repository whose product is one page: it needs nothing of this product's.
+  // In a copy of this repository: the step that replaces the reference product with one page, the product's
+  // type-check and lint there, then the platform's own suite (type-check, lint, unit, workerd, Chromium) against
+  // its fixture: it needs nothing of the reference's.
   { script: "test:boundary" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },

@@ -16,7 +16,7 @@ export type MessageValidation =
 
 /**
  * Control characters are never typed, and SQLite's length() stops at a NUL, so the table's CHECK would
- * refuse a value that passed here (found by tests/worker/fuzz.test.ts). Messages may keep line breaks
+ * refuse a value that passed here (found by tests/worker/reference/fuzz.test.ts). Messages may keep line breaks
  * and tabs.
  */
 const CONTROL_CHARACTERS = /\p{Cc}/u;

@@ -13,7 +13,8 @@ import { storedMessageCount } from "../../support/reference/messages-db.ts";
 // Generated forms (fast-check) posted to the reference /messages action of the built Worker over HTTP, with
 // reporting on (a local ingest stand-in). Bounded: 400 requests, on 127.0.0.1. Each request crosses workerd
 // and D1 (about 35 ms here), so the count is what the suite's time allows; the generators' breadth is tested
-// in-process, thousands of cases at a time (tests/unit/fuzz-forms.test.ts), and every run draws a new seed.
+// in-process, thousands of cases at a time (tests/unit/reference/fuzz-messages.test.ts; readFormData's in
+// packages/edge-platform/tests/unit/fuzz-read-form-data.test.ts), and every run draws a new seed.
 // The tunnel's generated envelopes are the platform's (packages/edge-platform/tests/platform/tunnel-bodies.test.ts).
 
 const RUNS = { numRuns: 400 };

@@ -210,7 +210,7 @@ describe("validation: 400 with a message per field and the typed values kept", (
       { name: "Di", text: "é".repeat(501) },
       "Use at most 500 characters (501 now).",
     ],
-    // Found by tests/worker/fuzz.test.ts: SQLite's length() stops at a NUL, so the CHECK refused it (503).
+    // Found by tests/worker/reference/fuzz.test.ts: SQLite's length() stops at a NUL, so the CHECK refused it (503).
     ["a message starting with a NUL", { name: "Di", text: "\u0000hello" }, "Remove the control characters."],
     ["a name with a line break", { name: "D\ni", text: "hello" }, "Remove the control characters."],
     // Found by probing (packages/edge-platform/docs/decisions/019-probe-findings.md): these were stored and showed blank, or

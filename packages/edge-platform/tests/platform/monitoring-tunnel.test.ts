@@ -24,7 +24,9 @@ beforeAll(async () => {
     buildDirectory: FIXTURE_BUILD_DIRECTORY,
     vars: {
       SENTRY_DSN: DSN,
-      SENTRY_TUNNEL_TIMEOUT_MS: "1000",
+      // Short, so the time-out cases below end soon, yet long enough for a healthy forward on a loaded machine:
+      // at 1 s, a plain forward answered 504 once while `npm test` ran the product's suites beside this one.
+      SENTRY_TUNNEL_TIMEOUT_MS: "4000",
       // Everything else is traced: the tunnel must still send nothing of its own.
       SENTRY_TRACES_SAMPLE_RATE: "1",
     },
@@ -329,7 +331,7 @@ describe("what comes back from Sentry's side is bounded and inert", () => {
   test("a body that drips in slower than the time-out is answered 504", async () => {
     ingest.answerWith((_, response) => {
       response.writeHead(200, { "Content-Type": "application/json" });
-      // One byte every 100 ms: never idle, but the whole answer would take 60 s (the time-out is 1 s).
+      // One byte every 100 ms: never idle, but the whole answer would take 60 s (the time-out is 4 s).
       const timer = setInterval(() => response.write(" "), 100);
       response.on("close", () => clearInterval(timer));
       setTimeout(() => response.end("{}"), 60_000).unref();

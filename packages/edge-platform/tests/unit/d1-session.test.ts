@@ -2,7 +2,7 @@ import { createCookie } from "react-router";
 import { describe, expect, test } from "vitest";
 import { bookmarkSetCookie, isD1Bookmark, readBookmarkCookie } from "../../src/d1-session.server";
 
-// The visitor's D1 bookmark cookie. The served behaviour is in tests/worker/d1-sessions.test.ts.
+// The visitor's D1 bookmark cookie. The served behaviour is in tests/worker/reference/d1-sessions.test.ts.
 
 const LOCAL = "00000000-00000001-00000000-00000000000000000000000000000000";
 const DOCUMENTED = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683";

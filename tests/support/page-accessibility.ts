@@ -1,0 +1,62 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, navigateWithRouter, waitForHydration } from "edge-platform/testing/playwright";
+
+/** WCAG 2.1 A and AA, as axe tags them. */
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa"];
+export const PHONE = { width: 320, height: 640 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** The browser logs the status of an error page's document load. */
+export const ERROR_STATUS = /Failed to load resource: the server responded with a status of (400|404|500)/;
+
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth > root.clientWidth;
+  });
+}
+
+/**
+ * One page's checks, with the page loaded once for all of them (a page load and a browser context cost more here
+ * than the checks), on a 320 px viewport: the page's own status and heading first, so a missing page fails
+ * rather than checking the 404 page; then reflow at 320 px (WCAG 1.4.10), its title and description, axe in
+ * light mode on the phone and in dark mode on a desktop, and the same title after a client navigation from
+ * `from` (skipped when `from` is undefined).
+ */
+export async function checkPage(
+  page: Page,
+  path: string,
+  { status = 200, h1, from }: { status?: number; h1?: string | RegExp; from?: string },
+): Promise<void> {
+  const response = await page.goto(path);
+  expect(response?.status()).toBe(status);
+  const heading = page.getByRole("heading", { level: 1 });
+  if (h1 === undefined) await expect(heading).toHaveText(/\S/);
+  else await expect(heading).toHaveText(h1);
+
+  expect(await scrollsSideways(page), "scrolls sideways at 320 px").toBe(false);
+
+  const head = async () => ({
+    title: await page.title(),
+    description: await page.locator('meta[name="description"]').getAttribute("content"),
+  });
+  const loaded = await head();
+  expect(loaded.title).not.toBe("");
+  expect(loaded.description?.length).toBeGreaterThan(10);
+
+  const light = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(light.violations, "axe, light mode, 320 px").toEqual([]);
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: "dark" });
+  const dark = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(dark.violations, "axe, dark mode, desktop").toEqual([]);
+
+  if (from === undefined) return;
+  await page.goto(from);
+  await waitForHydration(page);
+  await navigateWithRouter(page, path);
+  await expect(page).toHaveTitle(loaded.title);
+  expect(await head()).toEqual(loaded);
+  await expect(page.locator('meta[name="description"]')).toHaveCount(1);
+}
