@@ -2,9 +2,9 @@ import { type ServedBuild, serveBuild } from "edge-platform/local-server";
 import { TEST_VARS } from "edge-platform/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-// packages/edge-platform/docs/decisions/018-paint-first.md: the stylesheets first in <head>, and the same files as `Link` preloads
-// (for Cloudflare's 103 Early Hints), on pages rendered per request and on pre-rendered ones.
-// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the root's stylesheet inlined, allowed by its hash, on every kind.
+// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the product's root stylesheet inlined, allowed by its hash,
+// on every kind of page. (Decision 018's order of <head> and its `Link` header for Early Hints are the platform's
+// tests, on its fixture: packages/edge-platform/tests/platform/early-hints.test.ts.)
 
 let app: ServedBuild;
 
@@ -76,61 +76,4 @@ describe.each(PAGES)("$path ($kind)", ({ path }) => {
     expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
     expect(response.headers.get("link") ?? "").not.toContain(href);
   });
-
-  test("its linked stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {
-    const html = await (await fetch(new URL(path, app.url))).text();
-    const head = html.slice(0, html.indexOf("</head>"));
-    const links = headLinks(html);
-    // Whatever stylesheets the page's routes link (/about's own stylesheet is /about's e2e test's to count).
-    const hrefs = links.filter(([rel]) => rel === "stylesheet").map(([, href]) => href);
-    const firstModule = links.findIndex(([rel]) => rel === "modulepreload");
-    expect(firstModule).toBeGreaterThan(0);
-    // A route's imported stylesheet as a preload, since React Router links it after the modules
-    // (packages/edge-platform/docs/decisions/018-paint-first.md).
-    for (const href of hrefs) {
-      expect(
-        links.findIndex(([rel, at]) => at === href && (rel === "stylesheet" || rel === "preload")),
-      ).toBeLessThan(firstModule);
-    }
-    // Nothing before them the browser would fetch or run first.
-    expect(head.slice(0, head.indexOf("<link"))).not.toMatch(/<script\b/);
-  });
-
-  test("its `Link` header preloads exactly the stylesheets and modules of its <head>, stylesheets first", async () => {
-    const response = await fetch(new URL(path, app.url));
-    const html = await response.text();
-    const links = headLinks(html);
-    const expected = [
-      ...new Set(
-        links.filter(([rel]) => rel === "stylesheet").map(([, href]) => `<${href}>; rel=preload; as=style`),
-      ),
-      ...links.filter(([rel]) => rel === "modulepreload").map(([, href]) => `<${href}>; rel=modulepreload`),
-    ];
-    const header = response.headers.get("link") ?? "";
-    expect(header.split(", ")).toEqual(expected);
-    for (const entry of expected) expect(entry).toMatch(/^<\/assets\/[\w.-]+-[\w-]{8}\.(css|js)>/);
-    expect(new TextEncoder().encode(header).byteLength).toBeLessThanOrEqual(2_048);
-  });
-});
-
-test("a HEAD and a 304 of a pre-rendered page carry the same `Link` header", async () => {
-  const full = await fetch(new URL("/about", app.url));
-  await full.text();
-  const link = full.headers.get("link");
-  expect(link).toContain("rel=modulepreload");
-  const head = await fetch(new URL("/about", app.url), { method: "HEAD" });
-  expect(head.headers.get("link")).toBe(link);
-  const revalidated = await fetch(new URL("/about", app.url), {
-    headers: { "If-None-Match": full.headers.get("etag") ?? "" },
-  });
-  expect(revalidated.status).toBe(304);
-  expect(revalidated.headers.get("link")).toBe(link);
-});
-
-test("responses that are not HTML pages carry no `Link` header", async () => {
-  for (const path of ["/now.data", "/about.data", "/robots.txt"]) {
-    const response = await fetch(new URL(path, app.url));
-    await response.arrayBuffer();
-    expect(response.headers.get("link"), path).toBeNull();
-  }
 });
