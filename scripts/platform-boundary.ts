@@ -37,7 +37,9 @@ console.log(`The reference replaced by one page, in a copy: ${copy}`);
 let status: number | null = 0;
 for (const script of ["replace-reference", "typecheck", "lint", "test:platform"]) {
   console.log(`\n── ${script} (in the copy) ──`);
+  const start = performance.now();
   status = spawnSync("npm", ["run", script], { cwd: copy, stdio: "inherit" }).status;
+  console.log(`── ${script} (in the copy): ${((performance.now() - start) / 1000).toFixed(0)} s ──`);
   if (status !== 0) break;
 }
 if (status === 0) rmSync(copy, { recursive: true, force: true });

@@ -294,6 +294,9 @@ test.describe("D1 migrations written while npm run dev runs", () => {
   test("a failing migration says why in the browser; saved again fixed, it applies and the page reloads", async ({
     page,
   }) => {
+    // Two applications of a migration by wrangler, each a process of its own: 15 s alone, 56 s on a busy
+    // machine, so three times the suite's 60 s.
+    test.slow();
     const migration = scratchMigration();
     try {
       await page.goto("/messages");

@@ -19,6 +19,8 @@ export default defineConfig({
   retries: 0,
   reporter: "list",
   timeout: 60_000,
+  // A wait catches a hang, with room for a busy machine (npm test runs two suites side by side on two cores).
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     // Recording a trace for every test cost a third of the suite's time (measured: 28 browser tests, 51 s

@@ -22,7 +22,7 @@ test("npm run preview -- --port N serves the built app on that port, without bui
       await readFile(resolve(ROOT, "build/client", prerenderedFile(A_STATIC_PAGE)), "utf8"),
     );
     expect(preview.output()).not.toContain("> edge-app@ build");
-    // `npm start`'s second half: nothing a newcomer cannot act on (quiet-output.test.ts has the build).
+    // `npm start`'s second half: nothing a newcomer cannot act on (npm test checks the build's, scripts/test-all.ts).
     expect(warningsNobodyCanActOn(preview.output())).toEqual([]);
   } finally {
     await preview.stop();
