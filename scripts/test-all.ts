@@ -11,11 +11,12 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  *
  * The suites come in two lanes. The checkout's share its build, its local database and its generated types, so
  * they run one at a time; the "copy" lane's work in temporary copies of their own (the platform's suite in a copy
- * of this repository, a created product in a folder outside it) and share no file with them, so the two lanes run
- * side by side (`NPM_TEST_LANES=1` runs them one after the other, the checkout's first). On a two-core machine that
- * keeps both cores busy and makes every test slower, so no test's time limit measures speed (benchmarks do, under
- * bench/): a limit catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a
- * wait for the page 10 s).
+ * of this repository, a created product in a folder outside it) and share no file with them. By default the lanes
+ * run one after the other, the checkout's first; `NPM_TEST_LANES=2` runs them side by side. On a two-core machine
+ * that gains nothing (a clean-clone `.ci/run`, 2026-11-29: 873 s side by side, every suite two to three times
+ * slower, against about 840 s one after the other), and it makes every test slower, so no test's time limit
+ * measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a server
+ * start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:dev` runs only the named suites, as they are (build first if the build is
@@ -143,7 +144,7 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
   }
 }
 
-if (process.env.NPM_TEST_LANES !== "1") await Promise.all(lanes.map(runLane));
+if (process.env.NPM_TEST_LANES === "2") await Promise.all(lanes.map(runLane));
 else for (const lane of lanes) await runLane(lane);
 
 for (const { script, output } of outcomes) {

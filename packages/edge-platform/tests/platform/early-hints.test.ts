@@ -6,8 +6,8 @@ import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-unde
  * packages/edge-platform/docs/decisions/018-paint-first.md on the fixture: a page's stylesheets come first in its
  * <head>, ahead of every module, and its `Link` header preloads exactly the stylesheets and modules of its <head>
  * (what Cloudflare turns into 103 Early Hints), on every kind of page: pre-rendered, with a route stylesheet,
- * rendered per request, the 404 page, and an edge-cached copy. (The root stylesheet inlined in their place,
- * decision 022, is checked where a product has one: the root's tests/worker/paint-first.test.ts.)
+ * rendered per request, the 404 page, and an edge-cached copy. And decisions/022-inline-critical-css.md: the
+ * root's stylesheet (the fixture's app.css, as a product has one) is inlined ahead of them all, allowed by its hash.
  */
 
 let app: ServedBuild;
@@ -46,7 +46,40 @@ function headLinks(html: string): [string, string][] {
   ]);
 }
 
+/** The `<style>` elements of a page's `<head>`, as [data-href, text]. */
+function headStyles(html: string): [string, string][] {
+  const head = html.slice(0, html.indexOf("</head>"));
+  return [...head.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/g)].map(([, attributes = "", text = ""]) => [
+    attributes.match(/\sdata-href="([^"]+)"/)?.[1] ?? "",
+    text,
+  ]);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Buffer.from(digest).toString("base64");
+}
+
 describe.each(PAGES)("$path ($kind)", ({ path }) => {
+  test("the root's stylesheet is inlined as the built file, first in <head>, and allowed by its hash alone", async () => {
+    const response = await fetch(new URL(path, app.url));
+    const html = await response.text();
+    if (path === "/slow/cached") expect(response.headers.get("cf-cache-status")).toBe("HIT");
+    const styles = headStyles(html);
+    expect(styles).toHaveLength(1);
+    const [[href = "", text = ""] = []] = styles;
+    expect(href).toMatch(/^\/assets\/app-[\w-]{8}\.css$/);
+    // The very bytes the file has, so the build's hash is the hash of what the page serves.
+    expect(text).toBe(await (await fetch(new URL(href, app.url))).text());
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head.indexOf("<style")).toBeLessThan(head.indexOf("<link"));
+    const styleSources = response.headers.get("content-security-policy")?.match(/style-src ([^;]*)/)?.[1];
+    expect(styleSources?.split(" ")).toEqual(["'self'", `'sha256-${await sha256(text)}'`]);
+    // Inlined, so neither linked nor preloaded.
+    expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
+    expect(response.headers.get("link") ?? "").not.toContain(href);
+  });
+
   test("its stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {
     const response = await fetch(new URL(path, app.url));
     const html = await response.text();

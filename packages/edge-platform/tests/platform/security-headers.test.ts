@@ -21,6 +21,16 @@ afterAll(async () => {
   await app?.close();
 });
 
+/**
+ * The hashes of the page's inline stylesheets, each allowed by its hash (decision 022): the fixture's root
+ * stylesheet, inlined in every page.
+ */
+async function styleHashes(html: string): Promise<string[]> {
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map(([, text = ""]) => text);
+  expect(styles).toHaveLength(1);
+  return Promise.all(styles.map(scriptHash));
+}
+
 function get(path: string, init?: RequestInit) {
   return fetch(new URL(path, app.url), { redirect: "manual", ...init });
 }
@@ -52,7 +62,9 @@ describe("pages rendered per request carry a fresh nonce in their policy", () =>
       expectPageHeaders(response);
       const nonce = response.headers.get("content-security-policy")?.match(/'nonce-([^']+)'/)?.[1] ?? "";
       expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-      expect(response.headers.get("content-security-policy")).toBe(contentSecurityPolicy({ nonce }));
+      expect(response.headers.get("content-security-policy")).toBe(
+        contentSecurityPolicy({ nonce }, { styleSha256: await styleHashes(html) }),
+      );
       const attributes = nonceAttributes(html);
       expect(attributes.length).toBeGreaterThan(3);
       expect(new Set(attributes)).toEqual(new Set([nonce]));
@@ -73,7 +85,9 @@ describe("pre-rendered pages are served with a policy that allows their inline s
     expectPageHeaders(response);
     const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
     expect(hashes.length).toBeGreaterThan(2);
-    expect(response.headers.get("content-security-policy")).toBe(contentSecurityPolicy({ sha256: hashes }));
+    expect(response.headers.get("content-security-policy")).toBe(
+      contentSecurityPolicy({ sha256: hashes }, { styleSha256: await styleHashes(html) }),
+    );
   });
 
   // Decision 010: the Worker serves them from the assets, which keeps their validators and revalidation.

@@ -1,3 +1,7 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { FIXTURE_BUILD_DIRECTORY } from "../../../src/testing/build-under-test.ts";
+import { debugIdOfBundle } from "../../../src/testing/index.ts";
 import {
   receivedEvents,
   receivedTransactions,
@@ -15,6 +19,13 @@ const reporting = fixtureWithReporting(test, { SENTRY_TRACES_SAMPLE_RATE: "1" })
 function url(path: string): string {
   return new URL(path, reporting.app.url).href;
 }
+
+type SentryEvent = {
+  exception?: {
+    values?: { value?: string; stacktrace?: { frames?: { filename?: string; abs_path?: string }[] } }[];
+  };
+  debug_meta?: { images?: { type?: string; code_file?: string; debug_id?: string }[] };
+};
 
 type Transaction = {
   transaction?: string;
@@ -69,7 +80,10 @@ test("the Sentry SDK does load after hydration (so the check above can fail)", a
   expect(sdk.some((code) => /sentry\.javascript/.test(code))).toBe(true);
 });
 
-test("a client error is reported once, through /monitoring", async ({ page, pageProblems }) => {
+test("a client error is reported once, through /monitoring, with the debug ID of the file it was thrown in", async ({
+  page,
+  pageProblems,
+}) => {
   pageProblems.expect(/Reference failure: this component throws in the browser/);
   const tunnelled: string[] = [];
   page.on("request", (request) => {
@@ -88,6 +102,31 @@ test("a client error is reported once, through /monitoring", async ({ page, page
   expect(JSON.stringify(events[0]?.exception)).toContain("this component throws in the browser");
   expect(tunnelled.length).toBeGreaterThan(0);
   expect(tunnelled.every((path) => path === TUNNEL)).toBe(true);
+
+  // docs/decisions/009-source-maps.md: the event names, in `debug_meta.images`, the debug ID of the file it was
+  // thrown in, the ID that file and its map (build/sourcemaps) carry: how Sentry finds the map to read it with.
+  const event = events[0] as SentryEvent;
+  const exception = event.exception?.values?.find((value) => value.value?.includes("throws in the browser"));
+  // Sentry lists frames oldest first: the last one of the app's assets is where it was thrown.
+  const thrownIn = (exception?.stacktrace?.frames ?? [])
+    .map((frame) => frame.abs_path ?? frame.filename ?? "")
+    .filter((file) => new URL(file, reporting.app.url).pathname.startsWith("/assets/"))
+    .at(-1);
+  expect(thrownIn).toMatch(/\/assets\/failure-client-[\w-]+\.js$/);
+  const path = new URL(thrownIn ?? "", reporting.app.url).pathname;
+  const fileDebugId = debugIdOfBundle(await (await fetch(url(path))).text());
+  const map = JSON.parse(
+    await readFile(resolve(FIXTURE_BUILD_DIRECTORY, `sourcemaps/client${path}.map`), "utf8"),
+  );
+  expect(fileDebugId).toBeDefined();
+  expect(event.debug_meta?.images?.find((image) => image.code_file === thrownIn)).toEqual({
+    type: "sourcemap",
+    code_file: thrownIn,
+    debug_id: fileDebugId,
+  });
+  expect(map.debugId).toBe(fileDebugId);
+  // The map is not public: the Worker answers 404 for it.
+  expect((await fetch(url(`${path}.map`))).status).toBe(404);
 });
 
 test("an error thrown before the SDK loads is buffered, reported, and joins the page load with its route", async ({

@@ -1,6 +1,7 @@
-import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
+import { expect, test, waitForHydration } from "./fixture-app";
 
-// packages/edge-platform/docs/decisions/018-paint-first.md: what a first paint and a client navigation ask the network for.
+// docs/decisions/018-paint-first.md and 022-inline-critical-css.md, on the fixture: what a first paint and a client
+// navigation ask the network for, and the root stylesheet (fixture/app/app.css, as a product has one) inlined.
 
 test("client navigations ask the network for no icon: Chromium's re-fetch is a cache hit", async ({
   page,
@@ -60,7 +61,9 @@ test("client navigations ask the network for no icon: Chromium's re-fetch is a c
   expect(afterNavigations.filter(({ fromCache }) => !fromCache)).toEqual([]);
 });
 
-test("/about's linked stylesheet is requested before the first-load modules", async ({ page }) => {
+test("/about's linked stylesheet (its route's own) is requested before the first-load modules", async ({
+  page,
+}) => {
   const requested: string[] = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));
   await page.goto("/about");
@@ -72,11 +75,11 @@ test("/about's linked stylesheet is requested before the first-load modules", as
   for (const stylesheet of stylesheets) expect(requested.indexOf(stylesheet)).toBeLessThan(firstModule);
 });
 
-// packages/edge-platform/docs/decisions/022-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
+// docs/decisions/022-inline-critical-css.md: the root's stylesheet is inlined and allowed by its hash.
 const PAGE_KINDS = [
   { path: "/", kind: "pre-rendered" },
   { path: "/now", kind: "rendered per request" },
-  { path: "/messages/latest", kind: "an edge-cached copy" },
+  { path: "/slow/cached", kind: "an edge-cached copy" },
 ];
 for (const colorScheme of ["light", "dark"] as const) {
   for (const { path, kind } of PAGE_KINDS) {
@@ -96,16 +99,16 @@ for (const colorScheme of ["light", "dark"] as const) {
         const { pathname } = new URL(request.url());
         if (pathname.endsWith(".css")) stylesheetRequests.push(pathname);
       });
-      if (path === "/messages/latest") {
+      if (path === "/slow/cached") {
         // Until Workers Cache (the local server's emulation) answers with its stored copy.
         await expect
           .poll(async () => (await page.request.get(path)).headers()["cf-cache-status"], { timeout: 10_000 })
           .toBe("HIT");
       }
       const response = await page.goto(path);
-      if (path === "/messages/latest") expect(response?.headers()["cf-cache-status"]).toBe("HIT");
+      if (path === "/slow/cached") expect(response?.headers()["cf-cache-status"]).toBe("HIT");
       await waitForHydration(page);
-      // app.css's colours for each scheme, so the rules of the inlined element apply.
+      // fixture/app/app.css's colours for each scheme, so the rules of the inlined element apply.
       await expect(page.locator("body")).toHaveCSS(
         "background-color",
         colorScheme === "light" ? "rgb(255, 255, 255)" : "rgb(18, 18, 22)",
