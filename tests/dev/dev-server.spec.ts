@@ -5,6 +5,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
 import { dataRequests, expect, test, waitForHydration } from "edge-platform/testing/playwright";
+import { A_STATIC_PAGE } from "../support/product-pages.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Outside everything tsc and Biome check, inside what Vite serves: a module that cannot compile. */
@@ -24,7 +25,8 @@ async function recordCspViolations(page: Page): Promise<() => Promise<string[]>>
 }
 
 test("the development policy adds the request's nonce to style-src, nothing else", async ({ request }) => {
-  const response = await request.get("/about");
+  // Any page of the product's: in development every page is rendered per request.
+  const response = await request.get(A_STATIC_PAGE);
   const policy = response.headers()["content-security-policy"] ?? "";
   const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
   expect(nonce).toBeTruthy();
@@ -75,12 +77,14 @@ test("React Router's prefetch prop goes to the platform's queue in development, 
 test("a visitor from anywhere: x-local-cf-timezone and x-local-cf-country are the request's cf, as under npm start", async ({
   request,
 }) => {
-  const tokyo = await request.get("/now", {
+  // The 404 page, which every product has: rendered per request, for its visitor (a static page is the same
+  // for every visitor of a language, in development as deployed).
+  const tokyo = await request.get("/no-such-page", {
     headers: { "x-local-cf-timezone": "Asia/Tokyo", "x-local-cf-country": "jp" },
   });
-  expect(tokyo.status()).toBe(200);
+  expect(tokyo.status()).toBe(404);
   expect(await tokyo.text()).toContain('data-time-zone="Asia/Tokyo"');
-  const nowhere = await request.get("/now", { headers: { "x-local-cf-timezone": "Mars/Olympus" } });
+  const nowhere = await request.get("/no-such-page", { headers: { "x-local-cf-timezone": "Mars/Olympus" } });
   expect(await nowhere.text()).not.toContain("Mars/Olympus");
 });
 
