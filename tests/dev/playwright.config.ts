@@ -19,7 +19,7 @@ export default defineConfig({
   retries: 0,
   reporter: "list",
   timeout: 60_000,
-  // A wait catches a hang, with room for a busy machine (npm test runs two suites side by side on two cores).
+  // A wait catches a hang, with room for a busy machine: speed is measured by the benchmarks, not here.
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -17,7 +17,10 @@ test.each(STATIC_PAGES)("%s is served as built, with the platform's headers", as
   const response = await fetch(new URL(path, app.url));
   expect(response.status).toBe(200);
   expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
-  expect(await response.text()).toContain("<h1>");
+  const html = await response.text();
+  expect(html).toContain("<h1>");
+  // One <main>, the platform's (the skip link's target): a page renders its content, not a landmark of its own.
+  expect(html.match(/<main\b/g)).toHaveLength(1);
 });
 
 test("a page that does not exist is the platform's 404 page", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scriptHash } from "../../src/headers.ts";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
 
@@ -55,11 +56,6 @@ function headStyles(html: string): [string, string][] {
   ]);
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Buffer.from(digest).toString("base64");
-}
-
 describe.each(PAGES)("$path ($kind)", ({ path }) => {
   test("the root's stylesheet is inlined as the built file, first in <head>, and allowed by its hash alone", async () => {
     const response = await fetch(new URL(path, app.url));
@@ -74,7 +70,7 @@ describe.each(PAGES)("$path ($kind)", ({ path }) => {
     const head = html.slice(0, html.indexOf("</head>"));
     expect(head.indexOf("<style")).toBeLessThan(head.indexOf("<link"));
     const styleSources = response.headers.get("content-security-policy")?.match(/style-src ([^;]*)/)?.[1];
-    expect(styleSources?.split(" ")).toEqual(["'self'", `'sha256-${await sha256(text)}'`]);
+    expect(styleSources?.split(" ")).toEqual(["'self'", `'sha256-${await scriptHash(text)}'`]);
     // Inlined, so neither linked nor preloaded.
     expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
     expect(response.headers.get("link") ?? "").not.toContain(href);

@@ -7,9 +7,10 @@ export const meta: MetaFunction = () => [
 
 export default function Home() {
   return (
-    <main id="main">
+    // The platform's document puts a page in its <main> (after the skip link and the product's header).
+    <>
       <h1>My product</h1>
       <p>Edit app/routes/home.tsx, or add a page in app/routes.ts.</p>
-    </main>
+    </>
   );
 }
