@@ -29,7 +29,15 @@ test.beforeAll(async () => {
   // The fixture's `npm run dev`, in a process group of its own so that afterAll stops all of it.
   devServer = spawn(
     process.execPath,
-    ["../src/vite/react-router-cli-run.ts", "dev", "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
+    [
+      "../src/vite/react-router-cli-run.ts",
+      "dev",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--strictPort",
+    ],
     { cwd: FIXTURE, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   devServer.stdout?.on("data", (chunk: Buffer) => {
@@ -83,7 +91,10 @@ test("a route's own stylesheet applies in development, on a document load and a 
 
   await page.goto(url("/"));
   await waitForHydration(page);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "About", exact: true })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
   await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
 
@@ -112,7 +123,9 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
   test("a shared page is a hit on repeat, and its copy hydrates with Vite's styles and HMR runtime", async ({
     page,
   }) => {
-    await expect.poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status")).toBe("HIT");
+    await expect
+      .poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status"))
+      .toBe("HIT");
     // The copy keeps the nonce it was rendered with: Vite's styles and HMR runtime need it (shared-pages.ts).
     const copy = await fetch(url("/slow/shared"));
     const nonce = /script-src 'nonce-([^']+)'/.exec(copy.headers.get("content-security-policy") ?? "")?.[1];
@@ -123,17 +136,24 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
     expect(response?.headers()["cf-cache-status"]).toBe("HIT");
     await waitForHydration(page);
     await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About", exact: true }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "About", exact: true })
+      .click();
     await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
     expect(await cspViolations()).toEqual([]);
   });
 
-  test("an edited shared route is fresh on the next reload, never a copy older code rendered", async ({ page }) => {
+  test("an edited shared route is fresh on the next reload, never a copy older code rendered", async ({
+    page,
+  }) => {
     const file = resolve(FIXTURE, "app/routes/slow-shared.tsx");
     const original = await readFile(file, "utf8");
     const edited = original.replace("<h1>Shared</h1>", "<h1>Shared, edited</h1>");
     expect(edited).not.toBe(original);
-    await expect.poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status")).toBe("HIT");
+    await expect
+      .poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status"))
+      .toBe("HIT");
     const heading = async () => {
       await page.goto(url("/slow/shared"));
       return page.getByRole("heading", { level: 1 }).textContent();
@@ -151,7 +171,9 @@ test.describe("the Workers Cache in front of the dev server's Worker", () => {
     expect((await fetch(url("/@vite/client"))).headers.get("cf-cache-status")).toBeNull();
     // A page rendered per request is the gateway's answer: it never reaches the cache.
     expect((await fetch(url("/now"))).headers.get("cf-cache-status")).toBeNull();
-    await expect.poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status")).toBe("HIT");
+    await expect
+      .poll(async () => (await fetch(url("/slow/shared"))).headers.get("cf-cache-status"))
+      .toBe("HIT");
     const forged = await fetch(url("/slow/shared"), {
       headers: {
         "Accept-Language": "en",
