@@ -1,13 +1,25 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { freePort } from "edge-platform/testing";
 
 /**
- * `npm run test:boundary` (what `npm test` runs for the platform): in a copy of this repository, the documented
- * step that replaces the reference product with one page (`npm run replace-reference`), then the product's
- * type-check and lint there (what stays behind still compiles), then the platform's whole suite
- * (`npm run test:platform`). It passes there unchanged, or the platform depends on something of the reference's.
+ * `npm run test:boundary` (what `npm test` runs for a product without the reference): in a copy of this
+ * repository, the documented step that replaces the reference product with one page (`npm run replace-reference`),
+ * one page added as a team adds its first (`addPage`), then the product's suites there as `npm test` runs them
+ * (type-check, lint, build, unit, Worker, Chromium, development server, deploy dry run: whatever stays behind
+ * holds on whatever pages a product has), then the platform's whole suite (`npm run test:platform`), which
+ * needs nothing of the reference's. The reference's own tests and the script tests run in the checkout.
  * The copy shares this checkout's installed packages, except the platform's own workspace link, which points at
  * the copy's package. The copy is removed when it passes and kept (its path printed) when it fails.
  */
@@ -33,15 +45,83 @@ for (const entry of readdirSync(join(REPOSITORY, "node_modules"))) {
   symlinkSync(target, join(copy, "node_modules", entry));
 }
 
-console.log(`The reference replaced by one page, in a copy: ${copy}`);
-let status: number | null = 0;
-for (const script of ["replace-reference", "typecheck", "lint", "test:platform"]) {
-  console.log(`\n── ${script} (in the copy) ──`);
-  const start = performance.now();
-  status = spawnSync("npm", ["run", script], { cwd: copy, stdio: "inherit" }).status;
-  console.log(`── ${script} (in the copy): ${((performance.now() - start) / 1000).toFixed(0)} s ──`);
-  if (status !== 0) break;
+/** A second page, `/about`, pre-rendered: its route module, its route and its place in STATIC_PAGES. */
+function addPage(root: string): void {
+  writeFileSync(
+    join(root, "app/routes/about.tsx"),
+    `import type { MetaFunction } from "react-router";
+
+export const meta: MetaFunction = () => [
+  { title: "About · My product" },
+  { name: "description", content: "What this product is, in a sentence or two." },
+];
+
+export default function About() {
+  return (
+    <>
+      <h1>About</h1>
+      <p>A second page, added after the reference product was replaced.</p>
+    </>
+  );
 }
-if (status === 0) rmSync(copy, { recursive: true, force: true });
+`,
+  );
+  const edit = (file: string, from: string, to: string) => {
+    const text = readFileSync(join(root, file), "utf8");
+    if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}: update addPage`);
+    writeFileSync(join(root, file), text.replace(from, to));
+  };
+  edit("app/routes.ts", "import { index, type RouteConfig }", "import { index, type RouteConfig, route }");
+  edit(
+    "app/routes.ts",
+    '[index("routes/home.tsx")]',
+    '[index("routes/home.tsx"), route("about", "routes/about.tsx")]',
+  );
+  edit(
+    "app/product.config.ts",
+    'STATIC_PAGES: readonly string[] = ["/"]',
+    'STATIC_PAGES: readonly string[] = ["/", "/about"]',
+  );
+}
+
+/** The product's suites, as `npm test` names them (scripts/test-all.ts), that hold on any product. */
+const PRODUCT_SUITES = [
+  "typecheck",
+  "lint",
+  "build",
+  "test:unit",
+  "test:worker",
+  "test:e2e",
+  "test:dev",
+  "deploy:check",
+];
+
+// The copy's browser suite serves its build on a port of its own: the checkout's may be running beside it
+// (NPM_TEST_LANES=2).
+const COPY_ENV = { ...process.env, E2E_PORT: String(await freePort()) };
+
+const run = (command: string, args: string[]) => {
+  console.log(`\n── ${[command, ...args].join(" ")} (in the copy) ──`);
+  const start = performance.now();
+  const { status } = spawnSync(command, args, { cwd: copy, stdio: "inherit", env: COPY_ENV });
+  console.log(
+    `── ${[command, ...args].join(" ")} (in the copy): ${((performance.now() - start) / 1000).toFixed(0)} s ──`,
+  );
+  return status;
+};
+
+console.log(`The reference replaced by one page, in a copy: ${copy}`);
+let product = run("npm", ["run", "replace-reference"]);
+if (product === 0) {
+  addPage(copy);
+  console.log("Added a page: app/routes/about.tsx, /about in app/routes.ts and STATIC_PAGES.");
+  product = run("npm", ["test", "--", ...PRODUCT_SUITES]);
+}
+// Whatever the product's suites did: the platform's needs nothing of the product's.
+const platform = run("npm", ["run", "test:platform"]);
+console.log(
+  `\nIn the copy: the one-page product's suites ${product === 0 ? "passed" : "FAILED"}, the platform's ${platform === 0 ? "passed" : "FAILED"}.`,
+);
+if (product === 0 && platform === 0) rmSync(copy, { recursive: true, force: true });
 else console.error(`Failed in the copy, kept at ${copy}`);
-process.exit(status ?? 1);
+process.exit(product === 0 && platform === 0 ? 0 : 1);

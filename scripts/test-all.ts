@@ -27,6 +27,8 @@ type Suite = {
   script: string;
   /** Steps that must have passed for this one to mean anything. */
   needs?: readonly string[];
+  /** Run only when named (`npm test -- <script>`), not by a bare `npm test`. */
+  whenNamed?: boolean;
   /** What is wrong with its output, if anything, when it passed: it then fails. */
   check?: (output: string) => string | undefined;
 };
@@ -50,16 +52,18 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "test:unit" },
   { script: "test:worker", needs: ["build"] },
   { script: "test:e2e", needs: ["build"] },
-  { script: "test:dev" },
+  // Run by test:boundary, in its copy, on the one-page product (it holds on any product): `npm test` runs it there
+  // only, `npm test -- test:dev` here.
+  { script: "test:dev", whenNamed: true },
   { script: "test:scripts" },
   { script: "deploy:check", needs: ["build"] },
 ];
 
 /** The suites that work in copies of their own. */
 const COPY_LANE: readonly Suite[] = [
-  // In a copy of this repository: the step that replaces the reference product with one page, the product's
-  // type-check and lint there, then the platform's own suite (type-check, lint, unit, workerd, Chromium) against
-  // its fixture: it needs nothing of the reference's.
+  // In a copy of this repository: the step that replaces the reference product with one page, a page added, the
+  // product's suites there (typecheck to deploy:check, test:dev among them), then the platform's own suite
+  // (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of the reference's.
   { script: "test:boundary" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
@@ -111,7 +115,9 @@ if (chosen.some((script) => !SUITES.some((suite) => suite.script === script))) {
   process.exit(2);
 }
 const lanes = [CHECKOUT_LANE, COPY_LANE].map((lane) =>
-  chosen.length === 0 ? lane : lane.filter((suite) => chosen.includes(suite.script)),
+  chosen.length === 0
+    ? lane.filter((suite) => !suite.whenNamed)
+    : lane.filter((suite) => chosen.includes(suite.script)),
 );
 
 const outcomes: Outcome[] = [];
