@@ -1,13 +1,15 @@
 /**
  * npm run bench:first-load: the first-load JavaScript of a static and a dynamic page of the production
- * build served in workerd, raw and gzip -9, and any Sentry code in it. Ends with one summary line.
+ * build served in workerd (bench/subject.ts: the product's, or the platform's fixture on a product without /now),
+ * raw and gzip -9, and any Sentry code in it. Ends with one summary line.
  */
 
 import { serveBuild } from "edge-platform/local-server";
 import { measureFirstLoad } from "edge-platform/testing";
+import { benchBuild } from "./subject.ts";
 
 const KB = 1024;
-const app = await serveBuild();
+const app = await serveBuild({ buildDirectory: await benchBuild(["/", "/now"]) });
 try {
   const pages = [await measureFirstLoad(app.url, "/"), await measureFirstLoad(app.url, "/now")];
   for (const page of pages) {

@@ -39,6 +39,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { type Front, startDocuments, startProxy, startReferrer } from "./first-paint/fronts.ts";
 import { emulatePhone, PHONE_OPTION, PROFILES, type Profile } from "./phone.ts";
 import { median, medianDifference } from "./stats.ts";
+import { benchBuild } from "./subject.ts";
 
 const { values } = parseArgs({
   options: {
@@ -68,7 +69,7 @@ const profiles: Profile[] = values.splits
       })
     : [values.phone ? "phone" : "desktop"];
 
-const app = await serveBuild({ onLog: () => {} });
+const app = await serveBuild({ onLog: () => {}, buildDirectory: await benchBuild(PATHS) });
 const baselines = await Promise.all(
   values.baseline.map((buildDirectory) => serveBuild({ buildDirectory, onLog: () => {} })),
 );

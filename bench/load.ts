@@ -20,6 +20,7 @@ import {
   TEST_VARS,
 } from "edge-platform/testing";
 import { isolateHeapMiB } from "./isolate-heap.ts";
+import { benchBuild } from "./subject.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
@@ -79,6 +80,9 @@ function workerdMemoryMiB(): number {
 const inspectorPort = await freePort();
 const ingest = await startIngestStandIn();
 const app = await serveBuild({
+  buildDirectory: await benchBuild(
+    ALL_KINDS.filter((kind) => kind.method === "GET" && kind.expected[0] === 200).map((kind) => kind.path),
+  ),
   vars: REPORTING ? reportingVars(ingest, { SENTRY_TRACES_SAMPLE_RATE: "0.01" }) : TEST_VARS,
   onLog: () => {},
   inspectorPort,

@@ -5,8 +5,8 @@
  * after the pointer rested on the link; then a back navigation. The same shape as the Next.js anchor's
  * harness (packages/edge-platform/docs/PERFORMANCE.md, "The click"). Median of 9 runs each. `--phone`
  * (`npm run bench:nav -- --phone`) throttles network and CPU as a phone on a slow network (bench/phone.ts).
- * BENCH_BUILD=<a build directory> measures another build (an earlier one kept with `cp -r build`, for a
- * change's before and after). Ends with one summary line.
+ * The build: bench/subject.ts (BENCH_BUILD, the product's, or the platform's fixture on a product without these
+ * pages). Ends with one summary line.
  */
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
@@ -14,14 +14,12 @@ import { serveBuild } from "edge-platform/local-server";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { emulatePhone, PHONE_OPTION } from "./phone.ts";
 import { median } from "./stats.ts";
+import { benchBuild } from "./subject.ts";
 
 const { values } = parseArgs({ options: PHONE_OPTION });
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-const app = await serveBuild({
-  onLog: () => {},
-  ...(process.env.BENCH_BUILD && { buildDirectory: process.env.BENCH_BUILD }),
-});
+const app = await serveBuild({ onLog: () => {}, buildDirectory: await benchBuild(["/", "/about", "/now"]) });
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 
 /** Clicks (or goes back) in the page and resolves when the heading shows `heading`, in ms from the click. */
@@ -82,6 +80,8 @@ try {
         });
         await page.goto(new URL("/", app.url).href);
         await hydrated(page);
+        // Back to `/`, whichever app: the reference's heading or the fixture's.
+        const homeHeading = (await page.locator("h1").first().textContent()) ?? "";
         if (hover) {
           // The pointer rests on the link; intent prefetch (100 ms) gets its chance, then the network settles.
           await page.getByRole("link", { name: target.link, exact: true }).hover();
@@ -96,7 +96,7 @@ try {
         result?.requests.push(requests);
         if (!hover && target.kind === "dynamic page") {
           requests = 0;
-          const back = await clickToVisible(page, "back", "Edge app");
+          const back = await clickToVisible(page, "back", homeHeading);
           await page.waitForLoadState("networkidle");
           results["back navigation"]?.ms.push(back);
           results["back navigation"]?.requests.push(requests);

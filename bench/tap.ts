@@ -14,7 +14,7 @@
  * packages/edge-platform/docs/PERFORMANCE.md compares against, with the same links and headings) in the
  * same rounds, interleaved and alternating which goes first, and prints this app's median less the
  * other's with a paired 95% interval (bench/stats.ts). A fresh browser context per tap. BENCH_RUNS
- * rounds (default 9); BENCH_BUILD=<a build directory> measures another build of this app. Both servers
+ * rounds (default 9); the build: bench/subject.ts (BENCH_BUILD, this app's, or the platform's fixture). Both servers
  * are local and speak HTTP/1.1 (six connections per origin).
  */
 import { parseArgs } from "node:util";
@@ -23,6 +23,7 @@ import { serveBuild } from "edge-platform/local-server";
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 import { emulatePhone } from "./phone.ts";
 import { median, medianDifference } from "./stats.ts";
+import { benchBuild } from "./subject.ts";
 
 const { values } = parseArgs({
   options: { phone: { type: "boolean", default: false }, against: { type: "string" } },
@@ -42,10 +43,7 @@ type Moment = (typeof MOMENTS)[number];
 
 type Tap = { ms: number; requests: number; documentLoad: boolean; readyMs: number };
 
-const app = await serveBuild({
-  onLog: () => {},
-  ...(process.env.BENCH_BUILD && { buildDirectory: process.env.BENCH_BUILD }),
-});
+const app = await serveBuild({ onLog: () => {}, buildDirectory: await benchBuild(["/", "/about", "/now"]) });
 const servers: Record<string, string> = { ours: app.url.origin };
 if (values.against) servers.against = new URL(values.against).origin;
 const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
