@@ -3,11 +3,11 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
-import type { Page } from "@playwright/test";
 import {
   expect,
   isSameDocument,
   markDocument,
+  recordCspViolations,
   test,
   waitForHydration,
 } from "edge-platform/testing/playwright";
@@ -18,18 +18,6 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** Outside everything tsc and Biome check, inside what Vite serves: a module that cannot compile. */
 const SCRATCH = join(ROOT, "node_modules/.cache/dev-server-test");
 const BROKEN_MODULE = join(SCRATCH, "broken.ts");
-
-/** Records every CSP violation the document reports, from its first script on. */
-async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (event) =>
-      seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
-    );
-  });
-  return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
-}
 
 test("the development policy adds the request's nonce to style-src, nothing else", async ({ request }) => {
   // Any page of the product's: in development every page is rendered per request.

@@ -29,6 +29,21 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 });
 
 /** Marks the current document; a client-side navigation keeps the mark, a document load loses it. */
+/**
+ * Records every Content-Security-Policy violation the document reports, from before its first script, as
+ * "<directive> <blocked URI>"; call the returned function to read them.
+ */
+export async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+}
+
 export async function markDocument(page: Page): Promise<void> {
   await page.evaluate(() => {
     (window as unknown as { __documentMark?: boolean }).__documentMark = true;

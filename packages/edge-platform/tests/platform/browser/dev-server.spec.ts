@@ -1,9 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Page } from "@playwright/test";
 import { freePort } from "../../../src/testing/index.ts";
-import { dataRequests, expect, test, waitForHydration } from "../../../src/testing/playwright";
+import {
+  dataRequests,
+  expect,
+  recordCspViolations,
+  test,
+  waitForHydration,
+} from "../../../src/testing/playwright";
 
 /**
  * The platform's side of `npm run dev` (React Router's dev server with the platform's Vite plugins, the Worker in
@@ -62,18 +67,6 @@ test.afterAll(() => {
 });
 
 const url = (path: string) => `${origin}${path}`;
-
-/** Records every CSP violation the document reports, from its first script on. */
-async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (event) =>
-      seen.push(`${event.effectiveDirective} ${event.blockedURI}`),
-    );
-  });
-  return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
-}
 
 test("a route's own stylesheet applies in development, on a document load and a client-side navigation", async ({
   page,

@@ -16,6 +16,7 @@ export {
   linksNeverVisible,
   markDocument,
   navigateWithRouter,
+  recordCspViolations,
   waitForHydration,
 } from "../../../src/testing/playwright";
 

@@ -1,4 +1,4 @@
-import { expect, test, waitForHydration } from "./fixture-app";
+import { expect, recordCspViolations, test, waitForHydration } from "./fixture-app";
 
 // docs/decisions/018-paint-first.md and 022-inline-critical-css.md, on the fixture: what a first paint and a client
 // navigation ask the network for, and the root stylesheet (fixture/app/app.css, as a product has one) inlined.
@@ -87,13 +87,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       page,
     }) => {
       await page.emulateMedia({ colorScheme });
-      await page.addInitScript(() => {
-        const violations: string[] = [];
-        (window as unknown as { __violations: string[] }).__violations = violations;
-        document.addEventListener("securitypolicyviolation", (event) =>
-          violations.push(`${event.violatedDirective} ${event.blockedURI}`),
-        );
-      });
+      const cspViolations = await recordCspViolations(page);
       const stylesheetRequests: string[] = [];
       page.on("request", (request) => {
         const { pathname } = new URL(request.url());
@@ -137,9 +131,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         ),
       );
       for (const pathname of new Set(stylesheetRequests)) expect(linked).toContain(pathname);
-      expect(
-        await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
-      ).toEqual([]);
+      expect(await cspViolations()).toEqual([]);
     });
   }
 }
