@@ -9,14 +9,15 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * reported and the rest still run. A suite that needs a step which failed (the build, say) is reported as not run
  * rather than run into a confusing second failure.
  *
- * The suites come in two lanes. The checkout's share its build, its local database and its generated types, so
- * they run one at a time; the "copy" lane's work in temporary copies of their own (the platform's suite in a copy
- * of this repository, a created product in a folder outside it) and share no file with them. By default the lanes
- * run one after the other, the checkout's first; `NPM_TEST_LANES=2` runs them side by side. On a two-core machine
- * that gains nothing (a clean-clone `.ci/run`, 2026-11-29: 873 s side by side, every suite two to three times
- * slower, against about 840 s one after the other), and it makes every test slower, so no test's time limit
- * measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a server
- * start 90 s, a browser test 60 s, a wait for the page 10 s).
+ * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build,
+ * its local database and its generated types, one at a time, then `test:boundary` in a copy of its own. The side
+ * lane holds `test:create-product`, a product made in a folder outside this one, which shares no file with them
+ * and spends most of its time installing packages: beside the main lane it costs little. On this two-core machine
+ * the browser suites take the whole CPU, so two of them side by side gain nothing (a clean-clone `.ci/run`,
+ * 2026-11-29: 873 s with the boundary beside the checkout's suites, every suite two to three times slower); the
+ * lanes are drawn so that a browser suite meets light work. That makes every test somewhat slower, so no test's
+ * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
+ * server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:dev` runs only the named suites, as they are (build first if the build is
@@ -59,17 +60,22 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "deploy:check", needs: ["build"] },
 ];
 
-/** The suites that work in copies of their own. */
-const COPY_LANE: readonly Suite[] = [
+/** After the checkout's suites, in the same lane. */
+const BOUNDARY: Suite = {
   // In a copy of this repository: the step that replaces the reference product with one page, a page added, the
-  // product's suites there (typecheck to deploy:check, test:dev among them), then the platform's own suite
-  // (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of the reference's.
-  { script: "test:boundary" },
+  // product's suites there (typecheck to deploy:check, test:dev among them), and beside them the platform's own
+  // suite (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of the reference's.
+  script: "test:boundary",
+};
+
+/** Beside the main lane. */
+const SIDE_LANE: readonly Suite[] = [
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
 ];
 
-const SUITES = [...CHECKOUT_LANE, ...COPY_LANE];
+const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, BOUNDARY];
+const SUITES = [...MAIN_LANE, ...SIDE_LANE];
 
 type Outcome = {
   script: string;
@@ -114,7 +120,7 @@ if (chosen.some((script) => !SUITES.some((suite) => suite.script === script))) {
   console.error(`Unknown suite. The suites: ${SUITES.map((suite) => suite.script).join(", ")}`);
   process.exit(2);
 }
-const lanes = [CHECKOUT_LANE, COPY_LANE].map((lane) =>
+const lanes = [MAIN_LANE, SIDE_LANE].map((lane) =>
   chosen.length === 0
     ? lane.filter((suite) => !suite.whenNamed)
     : lane.filter((suite) => chosen.includes(suite.script)),
@@ -150,8 +156,7 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
   }
 }
 
-if (process.env.NPM_TEST_LANES === "2") await Promise.all(lanes.map(runLane));
-else for (const lane of lanes) await runLane(lane);
+await Promise.all(lanes.map(runLane));
 
 for (const { script, output } of outcomes) {
   if (output === undefined) continue;

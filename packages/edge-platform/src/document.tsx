@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode, useEffect, useState } from "react";
 import { Links, Meta, Scripts, useLocation } from "react-router";
 import { INLINE_STYLESHEETS } from "./built-stylesheets";
+import platformStylesheet from "./document.css?url";
 import { ErrorPage } from "./errors/error-page";
 import { ROUTE_ANNOUNCER_ID, useNavigationInstall } from "./navigation/navigation-client";
 import { navigationFailures } from "./navigation/navigation-failures";
@@ -25,6 +26,7 @@ export type PlatformDocumentProps = {
    * The stylesheets every page needs for its first paint (`import href from "./app.css?url"`): inlined as
    * `<style>` in a production build, linked in `npm run dev` (packages/edge-platform/docs/decisions/022-inline-critical-css.md). A
    * route's own stylesheet stays a route import (`import "./page.css"`), which React Router links and removes.
+   * The platform's own (document.css: the skip link and the route announcer) comes first, so these can restyle it.
    */
   stylesheets?: readonly string[];
   children: ReactNode;
@@ -70,7 +72,7 @@ export function PlatformDocument({ reporting, header, stylesheets = [], children
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* The platform's texts in this page's language, for the browser (visitor/texts.ts). */}
         {translation ? <meta name={PLATFORM_TEXTS_META} content={JSON.stringify(translation)} /> : null}
-        {stylesheets.map((href) => (
+        {[platformStylesheet, ...stylesheets].map((href) => (
           <InlineStylesheet key={href} href={href} />
         ))}
         {/* Development only: Vite marks the styles it injects with this nonce (headers.ts). */}

@@ -57,23 +57,31 @@ function headStyles(html: string): [string, string][] {
 }
 
 describe.each(PAGES)("$path ($kind)", ({ path }) => {
-  test("the root's stylesheet is inlined as the built file, first in <head>, and allowed by its hash alone", async () => {
+  test("the platform's stylesheet and the root's are inlined as the built files, first in <head>, and allowed by their hashes alone", async () => {
     const response = await fetch(new URL(path, app.url));
     const html = await response.text();
     if (path === "/slow/cached") expect(response.headers.get("cf-cache-status")).toBe("HIT");
     const styles = headStyles(html);
-    expect(styles).toHaveLength(1);
-    const [[href = "", text = ""] = []] = styles;
-    expect(href).toMatch(/^\/assets\/app-[\w-]{8}\.css$/);
-    // The very bytes the file has, so the build's hash is the hash of what the page serves.
-    expect(text).toBe(await (await fetch(new URL(href, app.url))).text());
+    // The platform's own (src/document.css: the skip link, the route announcer) first, so a product's can restyle it.
+    expect(styles.map(([href]) => href)).toEqual([
+      expect.stringMatching(/^\/assets\/document-[\w-]{8}\.css$/),
+      expect.stringMatching(/^\/assets\/app-[\w-]{8}\.css$/),
+    ]);
+    for (const [href, text] of styles)
+      // The very bytes the file has, so the build's hash is the hash of what the page serves.
+      expect(text).toBe(await (await fetch(new URL(href, app.url))).text());
     const head = html.slice(0, html.indexOf("</head>"));
     expect(head.indexOf("<style")).toBeLessThan(head.indexOf("<link"));
     const styleSources = response.headers.get("content-security-policy")?.match(/style-src ([^;]*)/)?.[1];
-    expect(styleSources?.split(" ")).toEqual(["'self'", `'sha256-${await scriptHash(text)}'`]);
-    // Inlined, so neither linked nor preloaded.
-    expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
-    expect(response.headers.get("link") ?? "").not.toContain(href);
+    expect(styleSources?.split(" ")).toEqual([
+      "'self'",
+      ...(await Promise.all(styles.map(async ([, text]) => `'sha256-${await scriptHash(text)}'`))),
+    ]);
+    for (const [href] of styles) {
+      // Inlined, so neither linked nor preloaded.
+      expect(headLinks(html).filter(([, at]) => at === href)).toEqual([]);
+      expect(response.headers.get("link") ?? "").not.toContain(href);
+    }
   });
 
   test("its stylesheets are fetched ahead of every modulepreload and script in <head>", async () => {

@@ -107,23 +107,31 @@ for (const colorScheme of ["light", "dark"] as const) {
         "background-color",
         colorScheme === "light" ? "rgb(255, 255, 255)" : "rgb(18, 18, 22)",
       );
+      // The platform's stylesheet (src/document.css) hides the skip link until it is focused.
       await expect(page.locator(".skip-link")).toHaveCSS("position", "absolute");
-      await expect(page.locator("head > style[data-href]")).toHaveCount(1);
+      await expect(page.locator(".skip-link")).toHaveCSS("width", "1px");
+      // …and shows it, readable, when the keyboard reaches it.
+      await page.keyboard.press("Tab");
+      await expect(page.locator(".skip-link")).toBeFocused();
+      expect((await page.locator(".skip-link").boundingBox())?.width).toBeGreaterThan(50);
+      // Shown over the page's top corner until focus moves on.
+      await page.locator(".skip-link").blur();
+      await expect(page.locator("head > style[data-href]")).toHaveCount(2);
 
       await page
         .getByRole("navigation", { name: "Main" })
         .getByRole("link", { name: "About", exact: true })
         .click();
       await expect(page).toHaveURL(/\/about$/);
-      // The inlined stylesheet stays after the navigation, and React added no second copy of it.
+      // The inlined stylesheets stay after the navigation, and React added no second copy of either.
       await expect(page.locator("body")).toHaveCSS(
         "background-color",
         colorScheme === "light" ? "rgb(255, 255, 255)" : "rgb(18, 18, 22)",
       );
-      await expect(page.locator("head > style[data-href]")).toHaveCount(1);
+      await expect(page.locator("head > style[data-href]")).toHaveCount(2);
       await page.waitForLoadState("networkidle");
 
-      expect(stylesheetRequests.filter((pathname) => /\/app-[\w-]+\.css$/.test(pathname))).toEqual([]);
+      expect(stylesheetRequests.filter((pathname) => /\/(app|document)-[\w-]+\.css$/.test(pathname))).toEqual([]);
       // Only what the page navigated to links itself (its route's own, prefetched then linked), whatever it is.
       const linked = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(

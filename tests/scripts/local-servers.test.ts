@@ -5,6 +5,11 @@ import { expect, test } from "vitest";
 import { A_STATIC_PAGE, prerenderedFile } from "../support/product-pages.ts";
 import { ROOT, startCommand, warningsNobodyCanActOn } from "./run-script";
 
+// The local servers a developer starts in this checkout, `npm run preview` (what `npm start` runs after building)
+// and `npm run dev`, in one file so that they run one after the other: each first migrates the checkout's local
+// database (`npm run db:migrate:local`) and then serves it, and two workerd processes opening that SQLite file at
+// once fail with SQLITE_BUSY (seen under load: `npm run dev` never started).
+
 // `npm run preview` serves the existing production build (`npm run build` first, as for the worker tests)
 // the way `npm start` does, without building again; `-- --port N` picks the port.
 
@@ -45,4 +50,34 @@ test("npm start and npm run preview run nothing from tests/", async () => {
   }
   expect([...reached].sort()).toEqual(["build", "db:migrate:local", "preview", "start"]);
   for (const name of reached) expect(scripts[name], name).not.toMatch(/\btests\//);
+});
+
+// A newcomer's first commands print nothing they cannot act on: no warning from React Router,
+// Vite, Rolldown or Miniflare about the project's own set-up (WARNINGS_NOBODY_CAN_ACT_ON, each removed where
+// it came from). `npm start` is `npm run build`, then `npm run preview` (checked above).
+// The build's output is checked where `npm test` builds (`quietBuild` in scripts/test-all.ts): a whole second
+// build here cost 44 s of the suite.
+
+test("npm run dev prints no warning nobody can act on, offline included", async () => {
+  const port = await freePort();
+  const dev = startCommand(`npm run dev -- --host 127.0.0.1 --port ${port} --strictPort`, {
+    stdin: "closed",
+    timeoutMs: 170_000,
+    // As a developer's shell has it: nothing set to keep Miniflare from downloading `request.cf`. These
+    // machines have no internet, so the download would fail and say so.
+    env: { CLOUDFLARE_CF_FETCH_ENABLED: undefined },
+  });
+  try {
+    await expect
+      .poll(() => dev.output(), { timeout: 150_000, interval: 250 })
+      .toContain(`http://127.0.0.1:${port}/`);
+    // A page rendered by the Worker (in dev, every page is): workerd, Miniflare and the dev server have all
+    // started and spoken.
+    const response = await fetch(`http://127.0.0.1:${port}${A_STATIC_PAGE}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^<!DOCTYPE html><html lang="[\w-]+"/);
+  } finally {
+    const { output } = await dev.stop();
+    expect(warningsNobodyCanActOn(output)).toEqual([]);
+  }
 });
