@@ -13,8 +13,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: process.env.CI ? "list" : [["list"]],
-  // Limits that catch a hang, with room for a busy machine (two cores, or two suites side by side under
-  // NPM_TEST_LANES=2): speed is measured by the benchmarks, not here.
+  // Limits that catch a hang, with room for a busy machine (two cores, two suites side by side in
+  // `npm test`): speed is measured by the benchmarks, not here.
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {

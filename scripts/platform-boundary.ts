@@ -96,8 +96,7 @@ const PRODUCT_SUITES = [
   "deploy:check",
 ];
 
-// The copy's browser suite serves its build on a port of its own: the checkout's may be running beside it
-// (NPM_TEST_LANES=2).
+// The copy's browser suite serves its build on a port of its own: another checkout's may be running beside it.
 const COPY_ENV = { ...process.env, E2E_PORT: String(await freePort()) };
 
 /**
