@@ -1,13 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
-import {
-  AXE_TAGS,
-  checkPage,
-  ERROR_STATUS,
-  PHONE,
-  scrollsSideways,
-} from "../../support/page-accessibility.ts";
+import { axe, checkPage, ERROR_STATUS, PHONE, scrollsSideways } from "../../support/page-accessibility.ts";
 
 /**
  * The reference product's pages that are not pre-rendered (the pre-rendered ones and the 404 page are checked for
@@ -87,7 +80,7 @@ test.describe("/messages in use", () => {
     await expect(page.getByText("Your message was not posted: 2 fields need correcting.")).toBeVisible();
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      const results = await axe(page).analyze();
       expect(results.violations, `axe, ${colorScheme} mode`).toEqual([]);
     }
   });
