@@ -9,15 +9,17 @@ type PageProblems = {
 
 /**
  * Every browser test fails on an uncaught page error or console error it did not declare: a CSP violation or a
- * hydration mismatch shows up only there, while the page may still look right.
+ * hydration mismatch shows up only there, while the page may still look right. Heard on the test's context, every
+ * page of it (a popup, a second tab) included; a test that never opens a page then starts no page either (a page
+ * starts a renderer process, which cost more than many a test's own work).
  */
 export const test = base.extend<{ pageProblems: PageProblems }>({
   pageProblems: [
-    async ({ page }, use) => {
+    async ({ context }, use) => {
       const seen: string[] = [];
       const expected: RegExp[] = [];
-      page.on("pageerror", (error) => seen.push(`pageerror: ${error.message}`));
-      page.on("console", (message) => {
+      context.on("weberror", (error) => seen.push(`pageerror: ${error.error().message}`));
+      context.on("console", (message) => {
         if (message.type() === "error") seen.push(`console.error: ${message.text()}`);
       });
       await use({ expect: (pattern) => expected.push(pattern) });

@@ -118,13 +118,16 @@ test("a page of React Router links, every prefetch prop: at most 5 in flight, ea
   expect(await dataLinks()).toEqual([]);
 });
 
-test('prefetch="intent" waits for intent; prefetch="none" and reloadDocument never prefetch, hovered or not', async ({
+test('prefetch="intent" waits for intent; prefetch="none" and reloadDocument never prefetch, hovered or not; the site navigation\'s NavLink marks the current page itself and is not prefetched', async ({
   page,
 }) => {
   const requests: string[] = [];
   page.on("request", (request) => requests.push(new URL(request.url()).pathname));
   await page.goto("/links");
   await waitForHydration(page);
+  const sections = page.getByRole("navigation", { name: "Sections" });
+  await expect(sections.getByRole("link", { name: "This page" })).toHaveAttribute("aria-current", "page");
+  await expect(sections.getByRole("link", { name: "About page" })).not.toHaveAttribute("aria-current");
   await expect.poll(() => requests).toContain("/glossary/edge.data");
   await page.waitForLoadState("networkidle");
   expect(requests).not.toContain("/glossary/worker.data");
@@ -140,18 +143,6 @@ test('prefetch="intent" waits for intent; prefetch="none" and reloadDocument nev
   expect(requests).not.toContain("/glossary/isolate.data");
   expect(requests.filter((path) => targetOf(path) === "/slow")).toEqual([]);
   expect(requests.filter((path) => path === "/glossary/worker.data")).toHaveLength(1);
-});
-
-test("the site navigation's NavLink marks the current page itself and is not prefetched", async ({
-  page,
-}) => {
-  const requests = dataRequests(page);
-  await page.goto("/links");
-  await waitForHydration(page);
-  const sections = page.getByRole("navigation", { name: "Sections" });
-  await expect(sections.getByRole("link", { name: "This page" })).toHaveAttribute("aria-current", "page");
-  await expect(sections.getByRole("link", { name: "About page" })).not.toHaveAttribute("aria-current");
-  await page.waitForLoadState("networkidle");
   expect(requests).not.toContain("/links.data");
 });
 
@@ -293,16 +284,11 @@ async function clickToPrefetchedAbout(page: Page) {
   );
 }
 
-test("a click to a prefetched static page waits for no stylesheet: React Router finds it linked", async ({
-  page,
-}) => {
-  expect((await clickToPrefetchedAbout(page)).stylePreloads).toBe(0);
-});
-
-test('a click to a prefetched static page is one render: React Router\'s "loading" state never shows', async ({
+test('a click to a prefetched static page waits for no stylesheet (React Router finds it linked) and is one render: its "loading" state never shows', async ({
   page,
 }) => {
   const seen = await clickToPrefetchedAbout(page);
+  expect(seen.stylePreloads).toBe(0);
   expect(seen.pending).toBe(0);
   expect(seen.batches).toBe(1);
 });
