@@ -67,9 +67,10 @@ describe.each(PAGES)("$path ($kind)", ({ path }) => {
       expect.stringMatching(/^\/assets\/document-[\w-]{8}\.css$/),
       expect.stringMatching(/^\/assets\/app-[\w-]{8}\.css$/),
     ]);
-    for (const [href, text] of styles)
+    for (const [href, text] of styles) {
       // The very bytes the file has, so the build's hash is the hash of what the page serves.
       expect(text).toBe(await (await fetch(new URL(href, app.url))).text());
+    }
     const head = html.slice(0, html.indexOf("</head>"));
     expect(head.indexOf("<style")).toBeLessThan(head.indexOf("<link"));
     const styleSources = response.headers.get("content-security-policy")?.match(/style-src ([^;]*)/)?.[1];
