@@ -31,7 +31,7 @@ test("navigating between pages happens client-side, without a document load", as
   expect(await isSameDocument(page)).toBe(true);
 });
 
-test("a thrown redirect is followed on a client-side navigation, never shown as an error", async ({
+test("a thrown redirect is followed on a client-side navigation, never shown as an error; an unknown URL reached so shows the 404 page", async ({
   page,
 }) => {
   await page.goto("/items");
@@ -40,6 +40,10 @@ test("a thrown redirect is followed on a client-side navigation, never shown as 
   await navigateWithRouter(page, "/items/NRT");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tokyo");
   expect(new URL(page.url()).pathname).toBe("/items/nrt");
+  expect(await isSameDocument(page)).toBe(true);
+
+  await navigateWithRouter(page, "/no/such/page");
+  await expect(page.getByText("This page could not be found.")).toBeVisible();
   expect(await isSameDocument(page)).toBe(true);
 });
 
@@ -52,44 +56,27 @@ test("an unknown item shows the 404 page with status 404", async ({ page, pagePr
   await expect(page).toHaveTitle("404: Page not found");
 });
 
-test("an unknown URL reached by client-side navigation shows the 404 page", async ({ page }) => {
-  await page.goto("/items");
-  await waitForHydration(page);
-  await markDocument(page);
-  await navigateWithRouter(page, "/no/such/page");
-  await expect(page.getByText("This page could not be found.")).toBeVisible();
-  expect(await isSameDocument(page)).toBe(true);
-});
-
-for (const [what, path] of [
-  ["a loader throws", "/failures/loader"],
-  ["a component throws while rendering on the server", "/failures/render"],
-] as const) {
-  test(`when ${what}, the page shows the server application error with a digest and no details`, async ({
-    page,
-    pageProblems,
-  }) => {
-    pageProblems.expect(FAILED_RESOURCE);
+test("when a loader or a server render throws, the page shows the server application error with a digest and no details, and a client-side navigation to it shows the same digest", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(FAILED_RESOURCE);
+  // A component that throws while rendering on the server, then a loader that throws: the second is reached again
+  // below by a client-side navigation.
+  let documentDigest: string | null = null;
+  for (const path of ["/failures/render", "/failures/loader"]) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(500);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(SERVER_ERROR_MESSAGE);
     await expect(page.locator(".digest")).toHaveText(DIGEST_LINE);
+    documentDigest = await page.locator(".digest").textContent();
     await waitForHydration(page);
     // Still the same page once hydrated: the browser agrees with the server.
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(SERVER_ERROR_MESSAGE);
     const html = (await response?.text()) ?? "";
     expect(html).not.toContain("Reference failure");
     expect(html).not.toMatch(/\bat [\w$.]+ \(/);
-  });
-}
-
-test("a server error reached by client-side navigation shows the same digest as a document load", async ({
-  page,
-  pageProblems,
-}) => {
-  pageProblems.expect(FAILED_RESOURCE);
-  await page.goto("/failures/loader");
-  const documentDigest = await page.locator(".digest").textContent();
+  }
 
   await page.goto("/failures/client");
   await waitForHydration(page);

@@ -67,6 +67,8 @@ test("/about's linked stylesheet (its route's own) is requested before the first
   const requested: string[] = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));
   await page.goto("/about");
+  // The fixture's about.tsx imports about.css: React Router links it, and style-src 'self' allows it.
+  await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
   await page.waitForLoadState("networkidle");
   const firstModule = requested.findIndex((path) => path.endsWith(".js"));
   const stylesheets = requested.filter((path) => path.endsWith(".css"));
@@ -125,6 +127,8 @@ for (const { path, kind, loadedIn } of PAGE_KINDS) {
       .getByRole("link", { name: "About", exact: true })
       .click();
     await expect(page).toHaveURL(/\/about$/);
+    // The route's own stylesheet applies after a client-side navigation too.
+    await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
     // The inlined stylesheets stay after the navigation, in both schemes, and React added no second copy of either.
     await expect(page.locator("body")).toHaveCSS("background-color", BACKGROUND[OTHER[loadedIn]]);
     await page.emulateMedia({ colorScheme: loadedIn });

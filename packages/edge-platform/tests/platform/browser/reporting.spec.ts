@@ -67,19 +67,6 @@ for (const path of ["/", "/now"]) {
   });
 }
 
-test("the Sentry SDK does load after hydration (so the check above can fail)", async ({ page }) => {
-  const scripts: string[] = [];
-  page.on("response", (response) => scripts.push(new URL(response.url()).pathname));
-  await page.goto(url("/now"));
-  await waitForTransaction("/now");
-  const sdk = await Promise.all(
-    scripts
-      .filter((path) => path.endsWith(".js"))
-      .map(async (path) => (await page.request.get(url(path))).text()),
-  );
-  expect(sdk.some((code) => /sentry\.javascript/.test(code))).toBe(true);
-});
-
 test("a client error is reported once, through /monitoring, with the debug ID of the file it was thrown in", async ({
   page,
   pageProblems,
@@ -353,7 +340,11 @@ test("route code that fails to load: the next page reports the fallback, with th
   expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
 });
 
-test("a traced document's page load continues the server's trace: one trace per visit", async ({ page }) => {
+test("a traced document's page load continues the server's trace: one trace per visit; the Sentry SDK loads after hydration (so the first-load check above can fail)", async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => scripts.push(new URL(response.url()).pathname));
   await page.goto(url("/now"));
   const serverTrace = await page.locator('meta[name="sentry-trace"]').getAttribute("content");
   const traceId = serverTrace?.split("-")[0];
@@ -370,6 +361,12 @@ test("a traced document's page load continues the server's trace: one trace per 
       .map((transaction) => transaction.contexts?.trace?.trace_id);
   expect(trace("/now")).toEqual([traceId]);
   await expect.poll(() => trace("GET /now"), { timeout: 15_000 }).toEqual([traceId]);
+  const sdk = await Promise.all(
+    scripts
+      .filter((path) => path.endsWith(".js"))
+      .map(async (path) => (await page.request.get(url(path))).text()),
+  );
+  expect(sdk.some((code) => /sentry\.javascript/.test(code))).toBe(true);
 });
 
 // Issue 42: React renders a document whose hydration failed again, without the server's trace tags, before
