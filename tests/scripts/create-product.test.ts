@@ -34,8 +34,9 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(async () => {
+  // A whole node_modules: seconds on a busy machine (npm test runs this suite beside the checkout's).
   await rm(parent, { recursive: true, force: true });
-});
+}, 120_000);
 
 test("it holds product files only: no platform binding, no _headers, no path into the package", async () => {
   const files = (await readdir(product, { recursive: true })).filter(
@@ -175,7 +176,9 @@ test("npm start serves its page, and npm run dev renders and hydrates it in Chro
     );
     const response = await page.goto(`http://127.0.0.1:${devPort}/`);
     expect(response?.status()).toBe(200);
-    await expect.poll(() => page.locator("h1").textContent()).toBe("My product");
+    // A wait that catches a hang: under load the first page of a dev server can take seconds (Vite may reload it once
+    // its dependencies are optimized); vitest's poll gives up after one second by default.
+    await expect.poll(() => page.locator("h1").textContent(), { timeout: 30_000 }).toBe("My product");
     // The platform's navigation code installed: the page hydrated.
     await page.waitForFunction(() => document.documentElement.dataset.navigation === "ready", undefined, {
       timeout: 60_000,

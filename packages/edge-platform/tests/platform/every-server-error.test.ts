@@ -209,7 +209,7 @@ test("one failure has one digest, traced or not: a loader's at rates 1 and 0, a 
   await load(served["0"] as ServedBuild, "/failures/loader");
   await load(served["1"] as ServedBuild, "/failures/headers");
   await load(served["1"] as ServedBuild, "/failures/headers.data");
-  await expect.poll(() => serverErrorLines().length).toBe(4);
+  await expect.poll(() => serverErrorLines().length, { timeout: 10_000 }).toBe(4);
   const digests = (path: string) =>
     new Set(
       serverErrorLines()
