@@ -12,10 +12,11 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build,
  * its local database and its generated types, one at a time, then `test:boundary` in a copy of its own. The side
  * lane holds `test:create-product`, a product made in a folder outside this one, which shares no file with them
- * and spends most of its time installing packages: beside the main lane it costs little. On this two-core machine
- * the browser suites take the whole CPU, so two of them side by side gain nothing (a clean-clone `.ci/run`,
- * 2026-11-29: 873 s with the boundary beside the checkout's suites, every suite two to three times slower); the
- * lanes are drawn so that a browser suite meets light work. That makes every test somewhat slower, so no test's
+ * and spends much of its time installing packages (measured in clean clones, 2026-11-29: the checkout's suites took
+ * 241 s alone and 282 s with it beside them, and it took 125 s alone, 204 s beside). On this two-core machine the
+ * browser suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
+ * checkout's suites, every suite two to three times slower, against about 900 s one after the other); the lanes
+ * are drawn so that a browser suite meets lighter work (692 s in all). That makes every test slower, so no test's
  * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
  * server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
