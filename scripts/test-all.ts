@@ -9,12 +9,13 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * reported and the rest still run. A suite that needs a step which failed (the build, say) is reported as not run
  * rather than run into a confusing second failure.
  *
- * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build,
- * its local database and its generated types, one at a time, then `test:boundary` in a copy of its own. The side
- * lane holds `test:create-product`, a product made in a folder outside this one, which shares no file with them
- * and spends much of its time installing packages (measured in clean clones, 2026-11-29: the checkout's suites took
- * 241 s alone and 282 s with it beside them, and it took 125 s alone, 204 s beside). On this two-core machine the
- * browser suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
+ * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
+ * and its generated types, one at a time, then `test:boundary` in a copy of its own. The side lane holds
+ * `test:create-product`, a product made in a folder outside this one, which shares no file with them and spends
+ * much of its time installing packages, then the checkout's script tests, once the build they serve is there.
+ * Measured in clean clones, 2026-11-29, with create-product alone in the side lane: the checkout's suites took 241 s
+ * alone and 282 s with it beside them, and it took 125 s alone, 204 s beside. On this two-core machine the browser
+ * suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
  * checkout's suites, every suite two to three times slower, against about 900 s one after the other); the lanes
  * are drawn so that a browser suite meets lighter work (692 s in all). That makes every test slower, so no test's
  * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
@@ -57,7 +58,6 @@ const CHECKOUT_LANE: readonly Suite[] = [
   // Run by test:boundary, in its copy, on the one-page product (it holds on any product): `npm test` runs it there
   // only, `npm test -- test:dev` here.
   { script: "test:dev", whenNamed: true },
-  { script: "test:scripts" },
   { script: "deploy:check", needs: ["build"] },
 ];
 
@@ -73,6 +73,10 @@ const BOUNDARY: Suite = {
 const SIDE_LANE: readonly Suite[] = [
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
+  // The checkout's npm scripts as a developer runs them (mostly process starts): here, where the lane is idle after
+  // create-product, rather than before the boundary. It serves the checkout's build, and it is the only suite that
+  // opens the checkout's local database (the browser and Worker suites use one in memory).
+  { script: "test:scripts", needs: ["build"] },
 ];
 
 const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, BOUNDARY];
@@ -131,13 +135,23 @@ const outcomes: Outcome[] = [];
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
+/** Each scheduled suite's end, so that a suite in one lane can wait for what it needs from the other. */
+const ended = new Map<string, { promise: Promise<void>; resolve: () => void }>(
+  lanes.flat().map((suite) => {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    return [suite.script, { promise, resolve }];
+  }),
+);
+
 async function runLane(lane: readonly Suite[]): Promise<void> {
   for (const suite of lane) {
+    await Promise.all((suite.needs ?? []).map((need) => ended.get(need)?.promise));
     const failedNeed = suite.needs?.find((need) =>
       outcomes.some((outcome) => outcome.script === need && outcome.result !== "passed"),
     );
     if (failedNeed) {
       outcomes.push({ script: suite.script, result: "not run", seconds: 0, note: `${failedNeed} failed` });
+      ended.get(suite.script)?.resolve();
       continue;
     }
     console.log(`\n── npm run ${suite.script}: started at ${elapsed()} ──`);
@@ -153,6 +167,7 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
       output: passed ? undefined : output,
     };
     outcomes.push(outcome);
+    ended.get(suite.script)?.resolve();
     console.log(`\n── npm run ${suite.script}: ${outcome.result} at ${elapsed()} ──\n${output}`);
   }
 }
