@@ -30,7 +30,6 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
   ],
 });
 
-/** Marks the current document; a client-side navigation keeps the mark, a document load loses it. */
 /**
  * Records every Content-Security-Policy violation the document reports, from before its first script, as
  * "<directive> <blocked URI>"; call the returned function to read them.
@@ -46,6 +45,7 @@ export async function recordCspViolations(page: Page): Promise<() => Promise<str
   return () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 }
 
+/** Marks the current document; a client-side navigation keeps the mark, a document load loses it. */
 export async function markDocument(page: Page): Promise<void> {
   await page.evaluate(() => {
     (window as unknown as { __documentMark?: boolean }).__documentMark = true;
