@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "@playwright/test";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +11,34 @@ import {
 /** The browser process's command line, as Chromium got it (Linux). */
 function commandLine(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+}
+
+/** How many renderer processes run under a browser process (they are its zygote's children). */
+function renderers(browserPid: number): number {
+  const processes = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        // "pid (name) state ppid …": the name may hold spaces and parentheses; the last ")" ends it.
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return [{ pid: Number(pid), parent, args: commandLine(Number(pid)) }];
+      } catch {
+        return []; // It ended meanwhile.
+      }
+    });
+  const under = new Set([browserPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const { pid, parent } of processes)
+      if (under.has(parent) && !under.has(pid)) {
+        under.add(pid);
+        grew = true;
+      }
+  }
+  // A child process rewrites its title: its command line may be one string with spaces.
+  return processes.filter(({ pid, args }) => under.has(pid) && args.join(" ").includes(" --type=renderer"))
+    .length;
 }
 
 function disabledFeatures(args: string[]): string[][] {
@@ -32,7 +61,7 @@ describe("how the tests start Chromium (src/testing/chromium.ts)", () => {
     }
   });
 
-  it("starts no address-bar pop-up page beside a test's page, and keeps Playwright's features off", async () => {
+  it("starts no address-bar pop-up page and no spare renderer beside a test's page, and keeps Playwright's features off", async () => {
     const server = await chromium.launchServer({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
     const browser = await chromium.connect(server.wsEndpoint());
     try {
@@ -51,6 +80,12 @@ describe("how the tests start Chromium (src/testing/chromium.ts)", () => {
       // Chromium 156 loads chrome://omnibox-popup.top-chrome/ for every window unless the features are off.
       expect(targetInfos.filter((target) => target.url.startsWith("chrome://"))).toEqual([]);
       expect(targetInfos.some((target) => target.type === "page")).toBe(true);
+      // One renderer, the page's: no spare one started beside it for a next navigation the test never makes
+      // (checked for a second: Chromium starts the spare just after a navigation commits).
+      for (let sample = 0; sample < 10; sample++) {
+        expect(renderers(server.process().pid ?? 0)).toBe(1);
+        await sleep(100);
+      }
     } finally {
       await browser.close();
       await server.close();
