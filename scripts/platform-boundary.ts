@@ -17,7 +17,7 @@ import { freePort } from "edge-platform/testing";
  * `npm run test:boundary` (what `npm test` runs for a product without the reference): in a copy of this
  * repository, the documented step that replaces the reference product with one page (`npm run replace-reference`),
  * one page added as a team adds its first (`addPage`), then the product's suites there as `npm test` runs them
- * (type-check, lint, build, unit, Worker, Chromium, development server, deploy dry run: whatever stays behind
+ * (type-check, lint, build, unit, Worker, Chromium, deploy dry run: whatever stays behind
  * holds on whatever pages a product has), and beside them the platform's whole suite (`npm run test:platform`),
  * which needs nothing of the reference's. The reference's own tests and the script tests run in the checkout.
  * The copy shares this checkout's installed packages, except the platform's own workspace link, which points at
@@ -85,16 +85,7 @@ export default function About() {
 }
 
 /** The product's suites, as `npm test` names them (scripts/test-all.ts), that hold on any product. */
-const PRODUCT_SUITES = [
-  "typecheck",
-  "lint",
-  "build",
-  "test:unit",
-  "test:worker",
-  "test:e2e",
-  "test:dev",
-  "deploy:check",
-];
+const PRODUCT_SUITES = ["typecheck", "lint", "build", "test:unit", "test:worker", "test:e2e", "deploy:check"];
 
 // The copy's browser suite serves its build on a port of its own: another checkout's may be running beside it.
 const COPY_ENV = { ...process.env, E2E_PORT: String(await freePort()) };
@@ -134,8 +125,8 @@ async function productSuites(): Promise<number> {
 
 console.log(`The reference replaced by one page, in a copy: ${copy}`);
 // The two parts side by side: they share no file (the platform's works in packages/edge-platform, which the step
-// leaves alone) and no port, and the product's (one server, one Playwright worker for the dev suite, type-checks
-// and builds on one core each) leaves much of the machine idle. One after the other they took 147 s and 413 s.
+// leaves alone) and no port, and the product's (one server, type-checks and builds on one core each) leaves much of
+// the machine idle. One after the other they took 147 s and 413 s (2026-11-28, with the dev suite in the product's).
 // The platform's runs whatever the product's did: it needs nothing of the product's.
 const [product, platform] = await Promise.all([productSuites(), run("npm", ["run", "test:platform"])]);
 console.log(

@@ -22,7 +22,7 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
- * it starts. `npm test -- test:e2e test:dev` runs only the named suites, as they are (build first if the build is
+ * it starts. `npm test -- test:e2e test:worker` runs only the named suites, as they are (build first if the build is
  * stale).
  */
 type Suite = {
@@ -30,8 +30,6 @@ type Suite = {
   script: string;
   /** Steps that must have passed for this one to mean anything. */
   needs?: readonly string[];
-  /** Run only when named (`npm test -- <script>`), not by a bare `npm test`. */
-  whenNamed?: boolean;
   /** What is wrong with its output, if anything, when it passed: it then fails. */
   check?: (output: string) => string | undefined;
 };
@@ -55,16 +53,13 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "test:unit" },
   { script: "test:worker", needs: ["build"] },
   { script: "test:e2e", needs: ["build"] },
-  // Run by test:boundary, in its copy, on the one-page product (it holds on any product): `npm test` runs it there
-  // only, `npm test -- test:dev` here.
-  { script: "test:dev", whenNamed: true },
   { script: "deploy:check", needs: ["build"] },
 ];
 
 /** After the checkout's suites, in the same lane. */
 const BOUNDARY: Suite = {
   // In a copy of this repository: the step that replaces the reference product with one page, a page added, the
-  // product's suites there (typecheck to deploy:check, test:dev among them), and beside them the platform's own
+  // product's suites there (typecheck to deploy:check), and beside them the platform's own
   // suite (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of the reference's.
   script: "test:boundary",
 };
@@ -126,9 +121,7 @@ if (chosen.some((script) => !SUITES.some((suite) => suite.script === script))) {
   process.exit(2);
 }
 const lanes = [MAIN_LANE, SIDE_LANE].map((lane) =>
-  chosen.length === 0
-    ? lane.filter((suite) => !suite.whenNamed)
-    : lane.filter((suite) => chosen.includes(suite.script)),
+  chosen.length === 0 ? lane : lane.filter((suite) => chosen.includes(suite.script)),
 );
 
 const outcomes: Outcome[] = [];

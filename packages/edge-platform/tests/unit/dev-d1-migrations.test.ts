@@ -2,7 +2,8 @@ import { describe, expect, test } from "vitest";
 import { hasSql, wranglerError } from "../../src/vite/dev-d1-migrations.ts";
 
 // packages/edge-platform/src/vite/dev-d1-migrations.ts: `npm run dev` applies a migration when it is saved
-// (the root's tests/dev/dev-server.spec.ts runs it on the product's database). These are its two decisions that need no server.
+// (tests/platform/browser/dev-server.spec.ts runs it on the fixture's database). These are its two decisions that need
+// no server.
 
 describe("hasSql: a migration file is applied only once it holds SQL", () => {
   // wrangler would record an empty file as applied and never run what is written into it later: an editor

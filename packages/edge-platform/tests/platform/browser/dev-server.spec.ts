@@ -1,10 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { freePort } from "../../../src/testing/index.ts";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, join, relative, resolve } from "node:path";
+import { promisify } from "node:util";
+import { unstable_readConfig } from "wrangler";
+import { freePort, type RawResponse, rawRequest } from "../../../src/testing/index.ts";
 import {
   dataRequests,
   expect,
+  isSameDocument,
+  markDocument,
   recordCspViolations,
   test,
   waitForHydration,
@@ -12,10 +17,12 @@ import {
 
 /**
  * The platform's side of `npm run dev` (React Router's dev server with the platform's Vite plugins, the Worker in
- * workerd), on the fixture as a product runs it: a route's own stylesheet, the `prefetch` prop handed to the
- * platform's queue, and the Workers Cache in front of the Worker (src/vite/dev-workers-cache.ts; docs/caching.md).
- * One dev server for the file, its tests in order. (A product's own checks of `npm run dev`, whatever its pages:
- * the root's tests/dev.)
+ * workerd), on the fixture as a product runs it: the hosts it answers, the development policy, the visitor headers,
+ * Vite's error overlay, a route's own stylesheet, the `prefetch` prop handed to the platform's queue, the Workers
+ * Cache in front of the Worker (src/vite/dev-workers-cache.ts; docs/caching.md) and the D1 migrations applied while
+ * it runs (src/vite/dev-d1-migrations.ts). One dev server for the file, its tests in order, started with two names
+ * allowed besides loopback (`LOCAL_ALLOWED_HOSTS`). A product's `npm run dev` script itself is run by the root's
+ * tests/scripts/local-servers.test.ts and, in a product made from the template, by tests/scripts/create-product.test.ts.
  */
 const FIXTURE = resolve(import.meta.dirname, "../../../fixture");
 /** A dev server's first start compiles and optimises dependencies: on a busy two-core machine, a minute. */
@@ -43,7 +50,12 @@ test.beforeAll(async () => {
       String(port),
       "--strictPort",
     ],
-    { cwd: FIXTURE, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: FIXTURE,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LOCAL_ALLOWED_HOSTS: "app.example, .preview.example" },
+    },
   );
   devServer.stdout?.on("data", (chunk: Buffer) => {
     printed += chunk.toString();
@@ -67,6 +79,161 @@ test.afterAll(() => {
 });
 
 const url = (path: string) => `${origin}${path}`;
+
+test.describe("the dev server refuses hosts it does not serve (DNS rebinding)", () => {
+  // Loopback names, IP addresses and the names in LOCAL_ALLOWED_HOSTS (the server above allows two) reach the
+  // Worker; any other name is refused before it runs.
+  const send = (host: string, lines: string[] = []): Promise<RawResponse> =>
+    rawRequest(
+      new URL(origin),
+      [`GET / HTTP/1.1`, `Host: ${host}`, "Connection: close", ...lines, "", ""].join("\r\n"),
+    );
+
+  test("evil.example (with and without a port), evilapp.example and www.app.example get 403", async () => {
+    for (const host of ["evil.example", "evil.example:5173", "evilapp.example", "www.app.example"]) {
+      const response = await send(host);
+      expect(response.status, host).toBe(403);
+      expect(response.body, host).toMatch(/not allowed/);
+    }
+  });
+
+  test("localhost, app.localhost, 127.0.0.1 and [::1] are served, and the names from LOCAL_ALLOWED_HOSTS", async () => {
+    const port = new URL(origin).port;
+    for (const hostname of ["localhost", "app.localhost", "127.0.0.1", "[::1]"]) {
+      const response = await send(`${hostname}:${port}`);
+      expect(response.status, hostname).toBe(200);
+      expect(response.body, hostname).toContain("<!DOCTYPE html>");
+    }
+    for (const host of ["app.example", "pr-7.preview.example"]) {
+      const response = await send(host, ["X-Forwarded-Proto: https"]);
+      expect(response.status, host).toBe(200);
+      expect(response.body, host).toContain("<!DOCTYPE html>");
+    }
+  });
+});
+
+test("the development policy adds the request's nonce to style-src, nothing else", async () => {
+  // A pre-rendered page: in development every page is rendered per request.
+  const response = await fetch(url("/about"));
+  const policy = response.headers.get("content-security-policy") ?? "";
+  const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(policy).toContain(`style-src 'self' 'nonce-${nonce}';`);
+  expect(await response.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}"/>`);
+});
+
+test("a visitor from anywhere: x-local-cf-timezone and x-local-cf-country are the request's cf, as under npm start", async () => {
+  // The 404 page: rendered per request, for its visitor (a static page is the same for every visitor of a
+  // language, in development as deployed).
+  const tokyo = await fetch(url("/no-such-page"), {
+    headers: { "x-local-cf-timezone": "Asia/Tokyo", "x-local-cf-country": "jp" },
+  });
+  expect(tokyo.status).toBe(404);
+  expect(await tokyo.text()).toContain('data-time-zone="Asia/Tokyo"');
+  const nowhere = await fetch(url("/no-such-page"), { headers: { "x-local-cf-timezone": "Mars/Olympus" } });
+  expect(await nowhere.text()).not.toContain("Mars/Olympus");
+});
+
+test.describe("Vite's error overlay", () => {
+  /** Outside everything tsc and Biome check (the fixture's build folder), inside what Vite serves. */
+  const BROKEN_MODULE = join(FIXTURE, "build/dev-server-test/broken.ts");
+  test.beforeAll(async () => {
+    await mkdir(join(BROKEN_MODULE, ".."), { recursive: true });
+    await writeFile(BROKEN_MODULE, "export const broken = ;\n");
+  });
+  test.afterAll(async () => {
+    await rm(join(BROKEN_MODULE, ".."), { recursive: true, force: true });
+  });
+
+  test("a module that does not compile shows the overlay, styled", async ({ page, pageProblems }) => {
+    // The module request fails (500) and so does its import: that is the provoked error.
+    pageProblems.expect(/Failed to load resource: the server responded with a status of 500/);
+    const cspViolations = await recordCspViolations(page);
+    await page.goto(url("/"));
+    await waitForHydration(page);
+
+    await page.evaluate(
+      (moduleUrl) => import(moduleUrl).catch(() => undefined),
+      `/${relative(FIXTURE, BROKEN_MODULE)}`,
+    );
+    const overlay = page.locator("vite-error-overlay");
+    await expect(overlay.locator(".message-body")).toContainText("broken.ts");
+    await expect(overlay.locator(".message-body")).toContainText("Unexpected token");
+    // The overlay's own stylesheet (in its shadow root) applied: a dark window over a dimmed page.
+    await expect(overlay.locator(".window")).toHaveCSS("background-color", "rgb(24, 24, 24)");
+    await expect(overlay.locator(".backdrop")).toHaveCSS("position", "fixed");
+    await expect(overlay.locator(".window")).toBeVisible();
+
+    expect(await cspViolations()).toEqual([]);
+  });
+});
+
+test.describe("D1 migrations written while npm run dev runs", () => {
+  // src/vite/dev-d1-migrations.ts: a migration saved in the migrations folder of a D1 binding (the fixture's `DB`,
+  // wrangler.toml) is applied to the dev Worker's local database at once, no restart. The test writes one with a
+  // unique name and table, and removes the file and every trace of it in the local database (its table, its record
+  // in d1_migrations) afterwards, passed or failed.
+  const database = unstable_readConfig({ config: join(FIXTURE, "wrangler.toml") }).d1_databases[0];
+  const binding = database?.binding ?? "";
+  const migrations = join(FIXTURE, database?.migrations_dir ?? "migrations");
+
+  /**
+   * `wrangler d1 execute` on the local database the dev server uses (in the fixture's `.wrangler/state`, named as
+   * the migrations are: npx runs in the package's folder, not this one), its rows as JSON.
+   */
+  async function execute(command: string): Promise<unknown> {
+    const { stdout } = await promisify(execFile)(
+      "npx",
+      [
+        ...["wrangler", "d1", "execute", binding, "--local", "--json", "--command", command],
+        ...["--config", join(FIXTURE, "wrangler.toml"), "--persist-to", join(FIXTURE, ".wrangler/state")],
+      ],
+      { cwd: FIXTURE },
+    );
+    return JSON.parse(stdout);
+  }
+
+  test("a new migration is applied without a restart; one that fails says why in the browser, and saved again fixed it applies and the page reloads", async ({
+    page,
+  }) => {
+    // Two applications of a migration by wrangler, each a process of its own: 15 s alone, 56 s on a busy
+    // machine, so three times the suite's 60 s.
+    test.slow();
+    expect(binding).toBe("DB");
+    const id = randomUUID().replaceAll("-", "").slice(0, 12);
+    const table = `dev_migration_test_${id}`;
+    const note = `written by a migration ${id}`;
+    const file = join(migrations, `9999_dev_server_test_${id}.sql`);
+    const write = (create: string) =>
+      writeFile(
+        file,
+        `${create} ${table} (note TEXT NOT NULL);\nINSERT INTO ${table} (note) VALUES ('${note}');\n`,
+      );
+    try {
+      await page.goto(url("/about"));
+      await waitForHydration(page);
+      await write("CREAT TABLE");
+      const overlay = page.locator("vite-error-overlay");
+      await expect(overlay.locator(".message-body")).toContainText(
+        `Applying ${relative(FIXTURE, file)} to the local ${binding} failed`,
+        { timeout: 60_000 },
+      );
+      await expect(overlay.locator(".message-body")).toContainText('near "CREAT": syntax error');
+      await expect(overlay.locator(".message-body")).toContainText("Fix it and save it");
+
+      await markDocument(page);
+      await write("CREATE TABLE");
+      await expect.poll(() => isSameDocument(page).catch(() => false), { timeout: 60_000 }).toBe(false);
+      await expect(overlay).toHaveCount(0);
+      expect(JSON.stringify(await execute(`SELECT note FROM ${table}`))).toContain(note);
+    } finally {
+      await rm(file, { force: true });
+      await execute(
+        `DROP TABLE IF EXISTS ${table}; DELETE FROM d1_migrations WHERE name = '${basename(file)}';`,
+      );
+    }
+  });
+});
 
 test("a route's own stylesheet applies in development, on a document load and a client-side navigation", async ({
   page,
