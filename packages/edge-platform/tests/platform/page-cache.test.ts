@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import {
@@ -13,11 +16,32 @@ import {
  */
 
 let app: ServedBuild;
+let withoutDatabase: string;
 const logs: string[] = [];
 
+/**
+ * The fixture's build as a product without a database deploys it: the same files, linked, and its deploy config
+ * without the D1 binding the fixture declares (for its dev server's migrations). Purging needs no store of its own:
+ * with no database there, a purge that came to depend on one would fail these tests.
+ */
+async function fixtureWithoutDatabase(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "fixture-without-database-"));
+  await symlink(join(FIXTURE_BUILD_DIRECTORY, "client"), join(directory, "client"), "dir");
+  await mkdir(join(directory, "server"));
+  for (const entry of await readdir(join(FIXTURE_BUILD_DIRECTORY, "server")))
+    if (entry !== "wrangler.json")
+      await symlink(join(FIXTURE_BUILD_DIRECTORY, "server", entry), join(directory, "server", entry));
+  const config = JSON.parse(await readFile(join(FIXTURE_BUILD_DIRECTORY, "server/wrangler.json"), "utf8"));
+  expect(config.d1_databases).toHaveLength(1);
+  delete config.d1_databases;
+  await writeFile(join(directory, "server/wrangler.json"), JSON.stringify(config));
+  return directory;
+}
+
 beforeAll(async () => {
+  withoutDatabase = await fixtureWithoutDatabase();
   app = await serveBuild({
-    buildDirectory: FIXTURE_BUILD_DIRECTORY,
+    buildDirectory: withoutDatabase,
     vars: TEST_VARS,
     onLog: (log) => logs.push(log.message),
     // Far more purges than one visitor's share (purge-share.test.ts tests that).
@@ -27,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  if (withoutDatabase) await rm(withoutDatabase, { recursive: true, force: true });
 });
 
 async function get(path: string, headers: Record<string, string> = {}) {
@@ -141,7 +166,7 @@ describe("purge on write", () => {
     expect(renderedAt(after.body)).not.toBe(renderedAt(before.body));
   });
 
-  test("no purge store: the fixture's Worker has no database at all, and its pages are shared and purged", async () => {
+  test("no purge store: the Worker has no database at all, and its pages are shared and purged", async () => {
     const bindings = await app.miniflare.getBindings();
     expect(Object.keys(bindings).filter((name) => name === "DB" || name.includes("D1"))).toEqual([]);
   });
