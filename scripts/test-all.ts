@@ -9,15 +9,17 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * reported and the rest still run. A suite that needs a step which failed (the build, say) is reported as not run
  * rather than run into a confusing second failure.
  *
- * The suites come in two lanes, run side by side from the start. One lane holds the checkout's suites, which share
- * its build and its generated types, one at a time, then `test:create-product` (a product made in a folder outside
- * this one, which shares no file with them) and the checkout's script tests. The other holds `test:boundary`, in a
- * copy of its own: the platform's whole suite beside the one-page product's. The two lanes are about equal in CPU
- * time, and on this two-core machine the CPU is what a run waits for (about 95 % busy): measured in clean clones,
- * 2026-11-29, the boundary after the checkout's suites (with create-product and the script tests beside them) took
- * 700-780 s in all, the boundary alone 334 s of wall time and 548 CPU seconds. Everything runs beside something, so
- * no test's time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy
- * machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
+ * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
+ * and its generated types, one at a time, then `test:boundary` in a copy of its own. The side lane holds
+ * `test:create-product`, a product made in a folder outside this one, which shares no file with them and spends
+ * much of its time installing packages, then the checkout's script tests, once the build they serve is there.
+ * Measured in clean clones, 2026-11-29, with create-product alone in the side lane: the checkout's suites took 241 s
+ * alone and 282 s with it beside them, and it took 125 s alone, 204 s beside. On this two-core machine the browser
+ * suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
+ * checkout's suites, every suite two to three times slower, against about 900 s one after the other); the lanes
+ * are drawn so that a browser suite meets lighter work (681 s in all). That makes every test slower, so no test's
+ * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
+ * server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:worker` runs only the named suites, as they are (build first if the build is
@@ -54,7 +56,7 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "deploy:check", needs: ["build"] },
 ];
 
-/** Beside the checkout's lane, from the start. */
+/** After the checkout's suites, in the same lane. */
 const BOUNDARY: Suite = {
   // In a copy of this repository: the step that replaces the reference product with one page, a page added, the
   // product's suites there (typecheck to deploy:check), and beside them the platform's own
@@ -62,17 +64,17 @@ const BOUNDARY: Suite = {
   script: "test:boundary",
 };
 
-/** After the checkout's suites, in the same lane. */
-const AFTER_CHECKOUT: readonly Suite[] = [
+/** Beside the main lane. */
+const SIDE_LANE: readonly Suite[] = [
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
-  // The checkout's npm scripts as a developer runs them (mostly process starts). It serves the checkout's build, and
-  // it is the only suite that opens the checkout's local database (the browser and Worker suites use one in memory).
+  // The checkout's npm scripts as a developer runs them (mostly process starts): here, where the lane is idle after
+  // create-product, rather than before the boundary. It serves the checkout's build, and it is the only suite that
+  // opens the checkout's local database (the browser and Worker suites use one in memory).
   { script: "test:scripts", needs: ["build"] },
 ];
 
-const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, ...AFTER_CHECKOUT];
-const SIDE_LANE: readonly Suite[] = [BOUNDARY];
+const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, BOUNDARY];
 const SUITES = [...MAIN_LANE, ...SIDE_LANE];
 
 type Outcome = {
