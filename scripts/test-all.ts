@@ -16,7 +16,9 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * Measured in clean clones, 2026-11-29, with create-product alone in the side lane: the checkout's suites took 241 s
  * alone and 282 s with it beside them, and it took 125 s alone, 204 s beside. On this two-core machine the browser
  * suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
- * checkout's suites, every suite two to three times slower, against about 900 s one after the other); the lanes
+ * checkout's suites, every suite two to three times slower, against about 900 s one after the other; tried again
+ * 2026-11-29 with the boundary from the start and create-product and the script tests after the checkout's suites:
+ * those took 395 s, create-product 272 s, and at 667 s the boundary and the script tests still ran); the lanes
  * are drawn so that a browser suite meets lighter work (681 s in all). That makes every test slower, so no test's
  * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
  * server start 90 s, a browser test 60 s, a wait for the page 10 s).
