@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { serveBuild } from "edge-platform/local-server";
 import { freePort, reportingVars, startIngestStandIn } from "edge-platform/testing";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
+import { benchBuild } from "./subject.ts";
 import { connectToWorker } from "./worker-inspector.ts";
 
 const { values, positionals } = parseArgs({
@@ -32,9 +33,11 @@ type Profile = { nodes: ProfileNode[]; samples: number[] };
 
 const ingest = await startIngestStandIn();
 const inspectorPort = await freePort();
-if (values.bare) await buildBaseline();
+// The product's build, or the platform's fixture on a product without this page; `--bare`: the same app's baseline.
+const measured = await benchBuild([path]);
+if (values.bare) await buildBaseline(measured);
 const served = await serveBuild({
-  ...(values.bare && { buildDirectory: BASELINE_BUILD_DIRECTORY }),
+  buildDirectory: values.bare ? BASELINE_BUILD_DIRECTORY : measured,
   vars: values.dsn
     ? reportingVars(ingest, values.rate === undefined ? {} : { SENTRY_TRACES_SAMPLE_RATE: values.rate })
     : {},

@@ -10,7 +10,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { serveBuild } from "edge-platform/local-server";
-import { contentSecurityPolicy, inlineScripts, measureFirstLoad, scriptHash } from "edge-platform/testing";
+import {
+  contentSecurityPolicy,
+  inlineScripts,
+  inlineStyles,
+  measureFirstLoad,
+  scriptHash,
+} from "edge-platform/testing";
 import { buildCopy, createScaledCopy, directorySize, scaledPagePath } from "./scaled-copy.ts";
 
 const COUNTS = process.argv.slice(2).map(Number);
@@ -159,9 +165,12 @@ async function hasStrictPolicy(url: URL): Promise<boolean> {
   const response = await fetch(url);
   const html = await response.text();
   const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
+  // The inlined stylesheets (the platform's and the product's root one) are allowed by their hashes too.
+  const styleSha256 = await Promise.all(inlineStyles(html).map(scriptHash));
   return (
     response.status === 200 &&
     hashes.length > 0 &&
-    response.headers.get("content-security-policy") === contentSecurityPolicy({ sha256: hashes })
+    response.headers.get("content-security-policy") ===
+      contentSecurityPolicy({ sha256: hashes }, { styleSha256 })
   );
 }

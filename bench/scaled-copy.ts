@@ -1,5 +1,16 @@
 import { spawn } from "node:child_process";
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  cp,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -47,10 +58,12 @@ export async function createScaledCopy(
     await cp(join(REPOSITORY, file), join(directory, file), { recursive: true });
   await symlink(join(REPOSITORY, "node_modules"), join(directory, "node_modules"), "dir");
   await writeFile(join(directory, "app/routes/scale-page.tsx"), SCALE_PAGE_MODULE);
-  await replaceOnce(
+  // The product's routes, whatever their file looks like (the template's is one line), and the generated pages' route.
+  await rename(join(directory, "app/routes.ts"), join(directory, "app/product-routes.ts"));
+  await writeFile(
     join(directory, "app/routes.ts"),
-    "] satisfies RouteConfig;",
-    `  route("scale/:page", "routes/scale-page.tsx"),\n] satisfies RouteConfig;`,
+    'import { type RouteConfig, route } from "@react-router/dev/routes";\nimport productRoutes from "./product-routes.ts";\n\n' +
+      'export default [...productRoutes, route("scale/:page", "routes/scale-page.tsx")] satisfies RouteConfig;\n',
   );
   await replaceOnce(
     join(directory, "app/product.config.ts"),

@@ -16,6 +16,7 @@ import { serveBuild } from "edge-platform/local-server";
 import { reportingVars, startIngestStandIn } from "edge-platform/testing";
 import { BASELINE_BUILD_DIRECTORY, buildBaseline } from "./build-baseline.ts";
 import { median, medianDifference } from "./stats.ts";
+import { benchBuild } from "./subject.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -31,13 +32,16 @@ const WANTED = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim());
 const TARGETS = ALL_TARGETS.filter(([name]) => !WANTED || WANTED.includes(name));
 const BEFORE = process.env.BENCH_BEFORE;
 
-await buildBaseline();
+// The product's build, or the platform's fixture on a product without these pages; the baseline is the same app.
+const measured = await benchBuild(ALL_TARGETS.map(([, path]) => path));
+await buildBaseline(measured);
 const ingest = await startIngestStandIn();
 const runtimes: Record<string, number> = {};
 const servers: Record<string, Awaited<ReturnType<typeof serveBuild>>> = {
   baseline: await serveWithRuntime("baseline", { buildDirectory: BASELINE_BUILD_DIRECTORY, onLog: () => {} }),
-  platform: await serveWithRuntime("platform", { onLog: () => {} }),
+  platform: await serveWithRuntime("platform", { buildDirectory: measured, onLog: () => {} }),
   reporting: await serveWithRuntime("reporting", {
+    buildDirectory: measured,
     vars: reportingVars(ingest),
     onLog: () => {},
   }),

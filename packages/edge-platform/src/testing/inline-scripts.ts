@@ -9,3 +9,11 @@ export function inlineScripts(html: string): string[] {
     .filter(([, attributes = ""]) => !/\ssrc\s*=/i.test(` ${attributes}`))
     .map(([, , text = ""]) => text);
 }
+
+/**
+ * The text of every inline `<style>` of a document, in order: what a page's policy allows by hash in `style-src`
+ * (the platform's stylesheet and the product's root one, inlined in every page; docs/decisions/022-inline-critical-css.md).
+ */
+export function inlineStyles(html: string): string[] {
+  return [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(([, text = ""]) => text);
+}

@@ -8,7 +8,7 @@ import {
 } from "../../src/headers";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY, TEST_VARS } from "../../src/testing/build-under-test.ts";
-import { inlineScripts } from "../../src/testing/inline-scripts.ts";
+import { inlineScripts, inlineStyles } from "../../src/testing/inline-scripts.ts";
 
 let app: ServedBuild;
 
@@ -26,7 +26,7 @@ afterAll(async () => {
  * fixture's root stylesheet, inlined in every page.
  */
 async function styleHashes(html: string): Promise<string[]> {
-  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map(([, text = ""]) => text);
+  const styles = inlineStyles(html);
   expect(styles).toHaveLength(2);
   return Promise.all(styles.map(scriptHash));
 }
