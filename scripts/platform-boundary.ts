@@ -17,9 +17,9 @@ import { freePort } from "edge-platform/testing";
  * `npm run test:boundary` (what `npm test` runs for a product without the reference): in a copy of this
  * repository, the documented step that replaces the reference product with one page (`npm run replace-reference`),
  * one page added as a team adds its first (`addPage`), then the product's suites there as `npm test` runs them
- * (type-check, lint, build, unit, Worker, Chromium, deploy dry run: whatever stays behind
- * holds on whatever pages a product has), and beside them the platform's whole suite (`npm run test:platform`),
- * which needs nothing of the reference's. The reference's own tests and the script tests run in the checkout.
+ * (type-check, lint, build, unit, Worker, Chromium, deploy dry run: whatever stays behind holds on whatever pages
+ * a product has), and beside them the platform's whole suite (`npm run test:platform`, which tests `npm run dev`
+ * on its fixture), which needs nothing of the reference's. The reference's own tests and the script tests run in the checkout.
  * The copy shares this checkout's installed packages, except the platform's own workspace link, which points at
  * the copy's package. The copy is removed when it passes and kept (its path printed) when it fails.
  */

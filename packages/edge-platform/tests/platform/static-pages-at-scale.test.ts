@@ -5,7 +5,7 @@ import { LOCALES, SCALE_PAGES, STATIC_PAGES } from "../../fixture/app/product.co
 import { contentSecurityPolicy, scriptHash } from "../../src/headers";
 import { type ServedBuild, serveBuild } from "../../src/local-server/serve-build.ts";
 import { FIXTURE_BUILD_DIRECTORY } from "../../src/testing/build-under-test.ts";
-import { inlineScripts } from "../../src/testing/inline-scripts.ts";
+import { inlineScripts, inlineStyles } from "../../src/testing/inline-scripts.ts";
 import { HEADERS_FILE_MAX_RULES } from "../../src/vite/static-page-headers.ts";
 
 /**
@@ -54,8 +54,7 @@ test(`each of the fixture's ${STATIC_PAGES.length} static pages, in each of its 
       const response = await fetch(new URL(path, app.url), { headers: { "Accept-Language": language } });
       const html = await response.text();
       const hashes = [...new Set(await Promise.all(inlineScripts(html).map(scriptHash)))];
-      const styles = [...html.matchAll(/<style\b[^>]*>([^<]*)<\/style>/g)].map(([, text = ""]) => text);
-      const styleSha256 = [...new Set(await Promise.all(styles.map(scriptHash)))];
+      const styleSha256 = [...new Set(await Promise.all(inlineStyles(html).map(scriptHash)))];
       const policy = response.headers.get("content-security-policy") ?? "";
       if (language === LOCALES[0]) policies.add(policy);
       if (
