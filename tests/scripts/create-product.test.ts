@@ -61,6 +61,32 @@ test("it holds product files only: no platform binding, no _headers, no path int
   expect(existsSync(join(product, "package-lock.json"))).toBe(true);
 });
 
+/** Every type file `npm run typegen` writes in the product (its `postinstall`), by path, with its text. */
+async function generatedTypes(): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const folder of ["workers", ".react-router/types"])
+    for (const entry of await readdir(join(product, folder), { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && (folder !== "workers" || entry.name.endsWith(".d.ts"))) {
+        const path = join(entry.parentPath, entry.name);
+        files[path.slice(product.length + 1)] = await readFile(path, "utf8");
+      }
+  return files;
+}
+
+/** The types `npm ci` left, before anything else ran: compared below with the ones `npm test` type-checks with. */
+let typesAfterInstall: Record<string, string> = {};
+
+test("npm ci generated the types (postinstall), so a fresh clone's editor shows no false errors", async () => {
+  // Not committed (.gitignore): without them, every route's `./+types/...` import is an error in the editor.
+  typesAfterInstall = await generatedTypes();
+  expect(Object.keys(typesAfterInstall)).toEqual(
+    expect.arrayContaining([
+      "workers/worker-configuration.d.ts",
+      ".react-router/types/app/routes/+types/home.ts",
+    ]),
+  );
+});
+
 test("the packed platform holds its compiled Node entry points, its sources and docs, and no tests or fixture", async () => {
   const manifest = JSON.parse(await readFile(join(product, "package.json"), "utf8"));
   const tarball = join(product, manifest.dependencies["edge-platform"].slice("file:".length));
@@ -130,6 +156,8 @@ test("npm test passes there: type-check, lint, build and its page test", async (
   const run = await runCommand("npm test", { cwd: product, stdin: "closed", timeoutMs: 240_000 });
   expect(run.code, run.output).toBe(0);
   expect(run.output).toMatch(/Tests\s+\S*\s*2 passed/);
+  // Its type-check wrote the types again: the same ones the install left.
+  expect(await generatedTypes()).toEqual(typesAfterInstall);
 }, 250_000);
 
 test("npm start serves its page, and npm run dev renders and hydrates it in Chromium", async () => {
