@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 import { warningsNobodyCanActOn } from "../tests/scripts/run-script.ts";
 import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
+import { copyRepository } from "./repository-copy.ts";
 
 /**
  * `npm test`: every suite, each reported with its outcome and time, and a failure at the end if any failed. One
@@ -10,18 +12,18 @@ import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
  * rather than run into a confusing second failure.
  *
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
- * and its generated types, one at a time, then `test:boundary` in a copy of its own. The side lane holds
- * `test:create-product`, a product made in a folder outside this one, which shares no file with them and spends
- * much of its time installing packages, then the checkout's script tests, once the build they serve is there.
- * Measured in clean clones, 2026-11-29, with create-product alone in the side lane: the checkout's suites took 241 s
- * alone and 282 s with it beside them, and it took 125 s alone, 204 s beside. On this two-core machine the browser
- * suites take the whole CPU, so two of them side by side gain nothing (873 s with the boundary beside the
- * checkout's suites, every suite two to three times slower, against about 900 s one after the other; tried again
- * 2026-11-29 with the boundary from the start and create-product and the script tests after the checkout's suites:
- * those took 395 s, create-product 272 s, and at 667 s the boundary and the script tests still ran); the lanes
- * are drawn so that a browser suite meets lighter work (681 s in all). That makes every test slower, so no test's
- * time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with room for a busy machine (a
- * server start 90 s, a browser test 60 s, a wait for the page 10 s).
+ * and its generated types, one at a time, then `test:boundary` (a copy without the reference), `test:create-product`
+ * (a product made in a folder outside this one) and the checkout's script tests. The side lane holds the platform's
+ * own suite, from the start, in a copy of its own: it shares nothing with the product's suites, and it is the longest
+ * (about 340 s alone, its Chromium tests 215 s of it). Where it ran after the checkout's suites (in the boundary's
+ * copy), the run ended with it alone for its last five minutes, its Chromium tests leaving part of the CPU idle
+ * (697-802 s in all, 2026-11-29). Two browser suites side by side gain nothing on two cores, so the rest of the
+ * main lane is ordered to meet it with lighter work where it can. Earlier arrangements, measured in clean clones
+ * (2026-11-29): the boundary (then the platform's suite and the product's, in one copy) beside the checkout's
+ * suites from the start, every suite two to three times slower (873 s in all); the same with create-product and the
+ * script tests after the checkout's suites (at 667 s the boundary and the script tests still ran). That makes every
+ * test slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with
+ * room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:worker` runs only the named suites, as they are (build first if the build is
@@ -34,6 +36,12 @@ type Suite = {
   needs?: readonly string[];
   /** What is wrong with its output, if anything, when it passed: it then fails. */
   check?: (output: string) => string | undefined;
+  /**
+   * Run in a copy of the repository (scripts/repository-copy.ts), removed when it passes and kept when it fails: for a
+   * suite that runs beside suites which write in the checkout (create-product packs the platform, which writes the
+   * fixture's generated types; the fixture's dev server regenerates them as it starts).
+   */
+  inCopy?: boolean;
 };
 
 /**
@@ -58,25 +66,28 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "deploy:check", needs: ["build"] },
 ];
 
-/** After the checkout's suites, in the same lane. */
-const BOUNDARY: Suite = {
-  // In a copy of this repository: the step that replaces the reference product with one page, a page added, the
-  // product's suites there (typecheck to deploy:check), and beside them the platform's own
-  // suite (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of the reference's.
-  script: "test:boundary",
-};
-
-/** Beside the main lane. */
-const SIDE_LANE: readonly Suite[] = [
+/** The checkout's suites, then these, in the same lane. */
+const AFTER_THE_CHECKOUT: readonly Suite[] = [
+  // In a copy of this repository: the step that replaces the reference product with one page, a page added, and
+  // the product's suites there (typecheck to deploy:check).
+  { script: "test:boundary" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
-  // The checkout's npm scripts as a developer runs them (mostly process starts): here, where the lane is idle after
-  // create-product, rather than before the boundary. It serves the checkout's build, and it is the only suite that
-  // opens the checkout's local database (the browser and Worker suites use one in memory).
+  // The checkout's npm scripts as a developer runs them (mostly process starts). It serves the checkout's build,
+  // and it is the only suite that opens the checkout's local database (the browser and Worker suites use one in
+  // memory).
   { script: "test:scripts", needs: ["build"] },
 ];
 
-const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, BOUNDARY];
+/** Beside the main lane, from the start. */
+const SIDE_LANE: readonly Suite[] = [
+  // The platform's own suite (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of
+  // the product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so it is the same
+  // suite here as in a copy without the reference.
+  { script: "test:platform", inCopy: true },
+];
+
+const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, ...AFTER_THE_CHECKOUT];
 const SUITES = [...MAIN_LANE, ...SIDE_LANE];
 
 type Outcome = {
@@ -96,9 +107,9 @@ const FAILURE_LINE =
 const FAILURE_LINES_KEPT = 40;
 const LAST_LINES_KEPT = 25;
 
-function run(script: string): Promise<{ code: number; output: string }> {
+function run(script: string, cwd?: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", script], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", script], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const keep = (chunk: Buffer) => {
       output += chunk.toString();
@@ -149,9 +160,10 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
       ended.get(suite.script)?.resolve();
       continue;
     }
-    console.log(`\n── npm run ${suite.script}: started at ${elapsed()} ──`);
+    const copy = suite.inCopy ? copyRepository(suite.script.replace(":", "-")) : undefined;
+    console.log(`\n── npm run ${suite.script}: started at ${elapsed()}${copy ? `, in ${copy}` : ""} ──`);
     const start = performance.now();
-    const { code, output: printed } = await run(suite.script);
+    const { code, output: printed } = await run(suite.script, copy);
     const problem = code === 0 ? suite.check?.(printed) : undefined;
     const output = problem === undefined ? printed : `${printed}\n${suite.script}: ${problem}`;
     const passed = code === 0 && problem === undefined;
@@ -162,6 +174,8 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
       output: passed ? undefined : output,
     };
     outcomes.push(outcome);
+    if (copy && passed) rmSync(copy, { recursive: true, force: true });
+    else if (copy) outcome.note = `its copy kept at ${copy}`;
     ended.get(suite.script)?.resolve();
     console.log(`\n── npm run ${suite.script}: ${outcome.result} at ${elapsed()} ──\n${output}`);
   }
