@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import {
-  convertV4MiniflareOptions,
+import type {
   Miniflare,
-  type Request as MiniflareRequest,
+  Request as MiniflareRequest,
   Response as MiniflareResponse,
-  type WorkerdStructuredLog,
+  WorkerdStructuredLog,
 } from "miniflare";
 import { transformWithOxc } from "vite";
-import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 import { PACKAGE_SOURCE_DIRECTORY } from "../package-source.ts";
 import {
   EMULATION_CF_HEADER,
@@ -17,12 +15,26 @@ import {
   EMULATION_URL_HEADER,
   LOCAL_FILL_PROP,
 } from "../page-cache/local-emulation.ts";
+import { growMiniflareArenasGeometrically } from "./miniflare-arena-growth.ts";
 import {
   type CachePurgeOptions,
   createWorkersCache,
   type PurgeLimit,
   type WorkersCache,
 } from "./workers-cache.ts";
+
+// Miniflare, and wrangler (which loads it), imported once the change to its arena's growth is in place
+// (miniflare-arena-growth.ts): a static import would load it first.
+growMiniflareArenasGeometrically();
+const [miniflareModule, { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery }] = await Promise.all([
+  import("miniflare"),
+  import("wrangler"),
+]);
+const {
+  convertV4MiniflareOptions,
+  Miniflare: MiniflareClass,
+  Response: MiniflareResponseClass,
+} = miniflareModule;
 
 /**
  * The product's root: where its scripts run (`npm start`, its tests), beside its build, migrations and
@@ -180,7 +192,7 @@ export async function serveBuild({
         : []),
     ],
   });
-  miniflare = new Miniflare({
+  miniflare = new MiniflareClass({
     ...options,
     telemetry: { enabled: false },
     ...(onLog && { handleStructuredLogs: onLog }),
@@ -298,7 +310,7 @@ async function emulationEndpoint(cache: WorkersCache, request: MiniflareRequest)
   const { pathname } = new URL(request.url);
   if (pathname === "/fetch") return fetchEndpoint(cache, request);
   if (pathname === "/purge") return purgeEndpoint(cache, request);
-  return new MiniflareResponse("Not Found", { status: 404 });
+  return new MiniflareResponseClass("Not Found", { status: 404 });
 }
 
 /**
@@ -310,9 +322,9 @@ async function fetchEndpoint(cache: WorkersCache, request: MiniflareRequest): Pr
   const url = request.headers.get(EMULATION_URL_HEADER);
   const props = parsedJson(request.headers.get(EMULATION_PROPS_HEADER));
   if (url === null || !URL.canParse(url) || props === undefined)
-    return new MiniflareResponse("Bad Request: name the URL and the props", { status: 400 });
+    return new MiniflareResponseClass("Bad Request: name the URL and the props", { status: 400 });
   if (request.method !== "GET" && request.method !== "HEAD")
-    return new MiniflareResponse("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
+    return new MiniflareResponseClass("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
   const headers = [...request.headers].filter(
     ([name]) => name !== EMULATION_URL_HEADER && name !== EMULATION_PROPS_HEADER,
   );
@@ -331,19 +343,19 @@ async function fetchEndpoint(cache: WorkersCache, request: MiniflareRequest): Pr
  */
 async function purgeEndpoint(cache: WorkersCache, request: MiniflareRequest): Promise<MiniflareResponse> {
   if (request.method !== "POST")
-    return new MiniflareResponse("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
+    return new MiniflareResponseClass("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
   let options: CachePurgeOptions;
   try {
     options = (await request.json()) as CachePurgeOptions;
   } catch {
-    return new MiniflareResponse("Bad Request: the body must be JSON", { status: 400 });
+    return new MiniflareResponseClass("Bad Request: the body must be JSON", { status: 400 });
   }
-  return MiniflareResponse.json(cache.purge(options));
+  return MiniflareResponseClass.json(cache.purge(options));
 }
 
 /** Node's fetch classes and Miniflare's (its own undici) are distinct: responses cross as their parts. */
 function toMiniflareResponse(response: Response): MiniflareResponse {
-  return new MiniflareResponse(response.body as never, {
+  return new MiniflareResponseClass(response.body as never, {
     status: response.status,
     statusText: response.statusText,
     headers: [...response.headers],

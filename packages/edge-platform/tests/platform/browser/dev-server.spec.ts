@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
-import { unstable_readConfig } from "wrangler";
 import { freePort, type RawResponse, rawRequest } from "../../../src/testing/index.ts";
 import {
   dataRequests,
@@ -14,6 +13,10 @@ import {
   test,
   waitForHydration,
 } from "../../../src/testing/playwright";
+
+// wrangler imported once the imports above have run, not among them: a static import would load Miniflare in this
+// worker before the fixture's server changes how it grows (src/local-server/miniflare-arena-growth.ts).
+const { unstable_readConfig } = await import("wrangler");
 
 /**
  * The platform's side of `npm run dev` (React Router's dev server with the platform's Vite plugins, the Worker in
