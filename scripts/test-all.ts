@@ -12,12 +12,13 @@ import { copyRepository } from "./repository-copy.ts";
  * rather than run into a confusing second failure.
  *
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
- * and its generated types, one at a time, then `test:boundary` (a copy without the reference), `test:create-product`
- * (a product made in a folder outside this one) and the checkout's script tests. The side lane holds the platform's
- * own suite, from the start, in a copy of its own: it shares nothing with the product's suites, and it is the longest
- * (about 340 s alone, its Chromium tests 215 s of it). Where it ran after the checkout's suites (in the boundary's
- * copy), the run ended with it alone for its last five minutes, its Chromium tests leaving part of the CPU idle
- * (697-802 s in all, 2026-11-29). Two browser suites side by side gain nothing on two cores, so the rest of the
+ * and its generated types, one at a time, then `test:boundary` (a copy without the reference) and
+ * `test:create-product` (a product made in a folder outside this one). The side lane holds the platform's own suite,
+ * from the start, in a copy of its own (it shares nothing with the product's suites, and it is the longest: about
+ * 340 s alone, its Chromium tests 215 s of it), then the checkout's script tests. Where the platform's suite ran
+ * after the checkout's suites (in the boundary's copy), the run ended with it alone for its last five minutes, its
+ * Chromium tests leaving part of the CPU idle (697-802 s in all, 2026-11-29). Two browser suites side by side gain
+ * nothing on two cores, so the rest of the
  * main lane is ordered to meet it with lighter work where it can. Earlier arrangements, measured in clean clones
  * (2026-11-29): the boundary (then the platform's suite and the product's, in one copy) beside the checkout's
  * suites from the start, every suite two to three times slower (873 s in all); the same with create-product and the
@@ -73,10 +74,6 @@ const AFTER_THE_CHECKOUT: readonly Suite[] = [
   { script: "test:boundary" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
-  // The checkout's npm scripts as a developer runs them (mostly process starts). It serves the checkout's build,
-  // and it is the only suite that opens the checkout's local database (the browser and Worker suites use one in
-  // memory).
-  { script: "test:scripts", needs: ["build"] },
 ];
 
 /** Beside the main lane, from the start. */
@@ -85,6 +82,10 @@ const SIDE_LANE: readonly Suite[] = [
   // the product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so it is the same
   // suite here as in a copy without the reference.
   { script: "test:platform", inCopy: true },
+  // The checkout's npm scripts as a developer runs them (mostly process starts), where the lane ends first. It serves
+  // the checkout's build, and it is the only suite that opens the checkout's local database (the browser and Worker
+  // suites use one in memory).
+  { script: "test:scripts", needs: ["build"] },
 ];
 
 const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, ...AFTER_THE_CHECKOUT];
