@@ -15,16 +15,17 @@ import { copyRepository } from "./repository-copy.ts";
  * and its generated types, one at a time, then `test:boundary` (a copy without the reference) and
  * `test:create-product` (a product made in a folder outside this one). The side lane holds the platform's own suite,
  * from the start, in a copy of its own (it shares nothing with the product's suites, and it is the longest: about
- * 340 s alone, its Chromium tests 215 s of it), then the checkout's script tests. Where the platform's suite ran
- * after the checkout's suites (in the boundary's copy), the run ended with it alone for its last five minutes, its
- * Chromium tests leaving part of the CPU idle (697-802 s in all, 2026-11-29). Two browser suites side by side gain
- * nothing on two cores, so the rest of the
- * main lane is ordered to meet it with lighter work where it can. Earlier arrangements, measured in clean clones
- * (2026-11-29): the boundary (then the platform's suite and the product's, in one copy) beside the checkout's
- * suites from the start, every suite two to three times slower (873 s in all); the same with create-product and the
- * script tests after the checkout's suites (at 667 s the boundary and the script tests still ran). That makes every
- * test slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit catches a hang, with
- * room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
+ * 340 s alone, its Chromium tests 215 s of it), then the checkout's script tests. Measured in clean clones,
+ * 2026-11-29: where the platform's suite ran after the checkout's suites (in the boundary's copy), the run ended
+ * with it alone for its last five minutes, its Chromium tests leaving part of the CPU idle (671-802 s in all); from
+ * the start, 688 s, then 652 s with the script tests moved beside it and Miniflare's cheaper starts
+ * (src/local-server/miniflare-arena-growth.ts in the package): the lanes ended 21 s apart, the CPU 96% busy. The
+ * run waits on the CPU, so only less work shortens it now. Arrangements that did worse: the boundary (then the
+ * platform's suite and the product's, in one copy) beside the checkout's suites from the start, every suite two to
+ * three times slower (873 s); the same with create-product and the script tests after the checkout's suites (at
+ * 667 s the boundary and the script tests still ran). Two browser suites side by side gain nothing on two cores.
+ * That makes every test slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
+ * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
  * it starts. `npm test -- test:e2e test:worker` runs only the named suites, as they are (build first if the build is
