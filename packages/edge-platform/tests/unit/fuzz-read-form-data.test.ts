@@ -55,8 +55,11 @@ describe("readFormData", () => {
   });
 
   test("any multipart form a browser sends reads back exactly", async () => {
+    // Node's multipart parser (undici), which runs this test, drops a U+FEFF that starts a field's name; workerd,
+    // where readFormData runs, keeps it (workerd-form-data.test.ts). Such names are left to that test.
+    const name = text(20).filter((candidate) => !candidate.startsWith("\ufeff"));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text(20), text(200)), { maxLength: 6 }), async (fields) => {
+      fc.asyncProperty(fc.array(fc.tuple(name, text(200)), { maxLength: 6 }), async (fields) => {
         const sent = new FormData();
         for (const [name, value] of fields) sent.append(name, value);
         const form = await readFormData(new Request(URL, { method: "POST", body: sent }), LIMITS);
