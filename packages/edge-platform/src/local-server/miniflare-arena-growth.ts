@@ -1,4 +1,4 @@
-import { registerHooks } from "node:module";
+import { rewriteOnLoad } from "../rewrite-on-load.ts";
 
 /**
  * Miniflare (5.20261023.3-beta, and the 5.20261012.0-beta inside @cloudflare/vite-plugin) hands workerd its
@@ -37,13 +37,5 @@ let registered = false;
 export function growMiniflareArenasGeometrically(): void {
   if (registered) return;
   registered = true;
-  registerHooks({
-    load(url, context, nextLoad) {
-      const loaded = nextLoad(url, context);
-      if (!isMiniflareModule(url) || loaded.source == null) return loaded;
-      const source =
-        typeof loaded.source === "string" ? loaded.source : new TextDecoder().decode(loaded.source);
-      return { ...loaded, source: withGeometricArenaGrowth(source) };
-    },
-  });
+  rewriteOnLoad(isMiniflareModule, withGeometricArenaGrowth);
 }

@@ -1,7 +1,8 @@
-import { createRequire, registerHooks } from "node:module";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { growMiniflareArenasGeometrically } from "../local-server/miniflare-arena-growth.ts";
+import { rewriteOnLoad } from "../rewrite-on-load.ts";
 import { isReactRouterDevModule, withEnvDir } from "./react-router-env-dir.ts";
 
 /**
@@ -17,15 +18,7 @@ export function runReactRouterCli(): void {
   const require = createRequire(import.meta.url);
   const packageDirectory = dirname(require.resolve("@react-router/dev/package.json"));
   const packageUrl = pathToFileURL(`${packageDirectory}/`).href;
-  registerHooks({
-    load(url, context, nextLoad) {
-      const loaded = nextLoad(url, context);
-      if (!isReactRouterDevModule(url, packageUrl) || loaded.source == null) return loaded;
-      const source =
-        typeof loaded.source === "string" ? loaded.source : new TextDecoder().decode(loaded.source);
-      return { ...loaded, source: withEnvDir(source) };
-    },
-  });
+  rewriteOnLoad((url) => isReactRouterDevModule(url, packageUrl), withEnvDir);
   growMiniflareArenasGeometrically();
   // React Router's bin (not among the package's exports, hence its path): it reads the command from
   // process.argv, which is the caller's.
