@@ -39,19 +39,53 @@ provision_node() {
   echo "Using Node $(node --version) from $prefix"
 }
 
-provision_chromium() {
-  if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "Installing Debian's Chromium for the browser tests"
-      apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    else
-      echo "Chromium is missing: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH." >&2
-      exit 1
-    fi
+# Debian's Chromium for the browser tests, when the machine has none. On a fresh machine its apt download and
+# unpacking take about as long as `npm ci`, and neither waits on the other: `.ci/run` starts this one in the
+# background (chromium_install_start), installs the npm packages, then waits for it (chromium_install_wait).
+chromium_missing() {
+  [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1
+}
+
+chromium_install() {
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's Chromium for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH." >&2
+    return 1
+  fi
+}
+
+CHROMIUM_INSTALL_PID=""
+CHROMIUM_INSTALL_LOG=""
+
+chromium_install_start() {
+  chromium_missing || return 0
+  CHROMIUM_INSTALL_LOG="$(mktemp)"
+  chromium_install >"$CHROMIUM_INSTALL_LOG" 2>&1 &
+  CHROMIUM_INSTALL_PID=$!
+}
+
+# Waits for the install chromium_install_start began (its output printed, and its failure the run's), then
+# says which Chromium the tests use.
+chromium_install_wait() {
+  if [ -n "$CHROMIUM_INSTALL_PID" ]; then
+    local status=0
+    wait "$CHROMIUM_INSTALL_PID" || status=$?
+    cat "$CHROMIUM_INSTALL_LOG"
+    rm -f "$CHROMIUM_INSTALL_LOG"
+    CHROMIUM_INSTALL_PID=""
+    [ "$status" = 0 ] || exit "$status"
   fi
   export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium)}"
   echo "Using $("$CHROMIUM_PATH" --version 2>/dev/null || echo "$CHROMIUM_PATH")"
+}
+
+# The same, in the foreground.
+provision_chromium() {
+  chromium_install_start
+  chromium_install_wait
 }
 
 install_dependencies() {
