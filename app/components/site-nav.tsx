@@ -1,15 +1,12 @@
 import { useTexts } from "edge-platform/react";
 import { NavLink } from "react-router";
 import { navigationTexts } from "../texts";
+import { NAV_LINKS } from "./site-pages";
 
-const NAV_LINKS = [
-  { to: "/", label: "home" },
-  { to: "/about", label: "about" },
-  { to: "/now", label: "now" },
-  { to: "/items", label: "items" },
-  { to: "/glossary", label: "glossary" },
-  { to: "/messages", label: "messages" },
-] as const;
+/** A string, not the list's literal paths: the list may hold no home page. */
+function isHome(path: string): boolean {
+  return path === "/";
+}
 
 export function SiteNav() {
   const texts = useTexts(navigationTexts);
@@ -19,7 +16,7 @@ export function SiteNav() {
         {NAV_LINKS.map(({ to, label }) => (
           // NavLink marks the current page (aria-current="page", which app.css styles); `end` keeps Home
           // from being current on every page. "Items" stays current on an item's page.
-          <NavLink key={to} to={to} end={to === "/"}>
+          <NavLink key={to} to={to} end={isHome(to)}>
             {texts[label]}
           </NavLink>
         ))}

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "edge-platform/testing/playwright";
+import { expect, linksNeverVisible, test, waitForHydration } from "edge-platform/testing/playwright";
+import { controlTargets, NAV_LINKS } from "../../../app/components/site-pages.ts";
 import { axe, checkPage, ERROR_STATUS, PHONE, scrollsSideways } from "../../support/page-accessibility.ts";
+import { A_STATIC_PAGE } from "../../support/product-pages.ts";
 
 /**
  * The reference product's pages that are not pre-rendered (the pre-rendered ones and the 404 page are checked for
@@ -92,7 +94,8 @@ test.describe("client navigations for screen readers", () => {
   test("the skip link is the first Tab stop, shows itself, and takes the next Tab into the content", async ({
     page,
   }) => {
-    await page.goto("/");
+    const response = await page.goto(A_STATIC_PAGE);
+    expect(response?.status()).toBe(200);
     await waitForHydration(page);
     await page.keyboard.press("Tab");
     const skip = page.getByRole("link", { name: "Skip to content" });
@@ -102,50 +105,71 @@ test.describe("client navigations for screen readers", () => {
     expect(box?.height).toBeGreaterThan(20);
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
-    await expect(page.getByRole("link", { name: "What time is it at the edge?" })).toBeFocused();
+    // Past the header and its navigation: into the page's own content, when it has something to focus.
+    await expect(page.locator(".site-header :focus")).toHaveCount(0);
+    if ((await page.locator("main").locator("a[href], button, input, select, textarea").count()) > 0)
+      await expect(page.locator("main :focus")).toHaveCount(1);
     // A fragment is not a new page: nothing is announced.
     await expect(announcer(page)).toHaveText("");
   });
 
-  test("the site navigation marks the current page (NavLink): Home only on /, Items on an item's page", async ({
-    page,
-  }) => {
+  test("the site navigation marks the current page (NavLink), one link at a time", async ({ page }) => {
     const nav = page.getByRole("navigation", { name: "Main" });
-    const current = () => nav.locator('[aria-current="page"]');
-    await page.goto("/");
+    const response = await page.goto(NAV_LINKS[0]?.to ?? "/");
+    expect(response?.status()).toBe(200);
     await waitForHydration(page);
-    await expect(current()).toHaveText(["Home"]);
-    await page.getByRole("link", { name: "Edge locations" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
-    await expect(current()).toHaveText(["Items"]);
+    const links = nav.getByRole("link");
+    const count = await links.count();
+    expect(count).toBe(NAV_LINKS.length);
+    // Each of its links, followed client-side, marks itself and no other.
+    for (let index = 1; index <= count; index++) {
+      const link = links.nth(index % count);
+      await link.click();
+      await expect(link).toHaveAttribute("aria-current", "page");
+      await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    }
+  });
+
+  test("Items stays current on an item's page", async ({ page }) => {
+    const current = page.getByRole("navigation", { name: "Main" }).locator('[aria-current="page"]');
+    const response = await page.goto("/items");
+    expect(response?.status()).toBe(200);
+    await waitForHydration(page);
+    await expect(current).toHaveText(["Items"]);
     await page.getByRole("link", { name: "Lagos" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lagos");
-    await expect(current()).toHaveText(["Items"]);
+    await expect(current).toHaveText(["Items"]);
   });
 
   test("the navigation controls' loading status is a live region there before it speaks", async ({
     page,
   }) => {
+    const { push } = controlTargets("/now");
+    if (!push) throw new Error("/now's controls need another page to push");
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route("**/items.data*", async (route) => {
+    // Page data held until released; no link prefetches it before the tap (a pre-rendered page's could).
+    await linksNeverVisible(page);
+    await page.route(`**${push}.data*`, async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto("/now");
+    const response = await page.goto("/now");
+    expect(response?.status()).toBe(200);
     await waitForHydration(page);
     const status = page.getByRole("region", { name: "Navigation controls" }).getByRole("status");
     await expect(status).toHaveText("");
-    await page.getByRole("button", { name: "Push /items" }).click();
+    await page.getByRole("button", { name: `Push ${push}` }).click();
     await expect(status).toHaveText("Loading…");
     release();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edge locations");
+    await expect(page).toHaveURL((url) => url.pathname === push);
+    await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Now");
   });
 
   for (const { path, last } of [
-    { path: "/now", last: "BUTTON Prefetch /about" },
+    { path: "/now", last: `BUTTON Prefetch ${controlTargets("/now").prefetch}` },
     { path: "/messages", last: "BUTTON Post message" },
   ]) {
     test(`every Tab stop on ${path} shows a focus ring`, async ({ page }) => {
