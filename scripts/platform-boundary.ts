@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "edge-platform/testing";
@@ -7,12 +7,13 @@ import { copyRepository } from "./repository-copy.ts";
 /**
  * `npm run test:boundary` (what `npm test` runs for a product without the reference): in a copy of this
  * repository, the documented step that replaces the reference product with one page (`npm run replace-reference`),
- * one page added as a team adds its first (`addPage`), then the product's suites there as `npm test` runs them
- * (type-check, lint, build, unit, Worker, Chromium, deploy dry run: whatever stays behind holds on whatever pages
- * a product has). The step leaves packages/edge-platform as it is, so the platform's own suite
+ * one page and one migration added as a team adds its first (`addPage`, `addMigration`), then the product's suites
+ * there as `npm test` runs them (type-check, lint, build, unit, Worker, Chromium, deploy dry run, the npm scripts:
+ * whatever stays behind holds on whatever pages a product has). The step leaves packages/edge-platform as it is, so the platform's own suite
  * (`npm run test:platform`, which tests `npm run dev` on its fixture) is the same there as here: `npm test` runs it
- * once, from the start, in a copy of its own (scripts/test-all.ts). The reference's own tests and the script tests
- * run in the checkout. The copy is removed when it passes and kept (its path printed) when it fails.
+ * once, from the start, in a copy of its own (scripts/test-all.ts). The reference's own tests run in the checkout;
+ * the script tests run here only, while the reference is in the checkout (the same scripts, and a migration to
+ * apply). The copy is removed when it passes and kept (its path printed) when it fails.
  */
 const copy = copyRepository("platform-boundary");
 
@@ -55,8 +56,40 @@ export default function About() {
   );
 }
 
-/** The product's suites, as `npm test` names them (scripts/test-all.ts), that hold on any product. */
-const PRODUCT_SUITES = ["typecheck", "lint", "build", "test:unit", "test:worker", "test:e2e", "deploy:check"];
+/**
+ * The product's first table, as a team adds one: a migration `npm run dev` and `npm start` apply to the local
+ * database, so the script tests there have one to apply (after the step, `migrations/` is empty).
+ */
+function addMigration(root: string): void {
+  writeFileSync(
+    join(root, "migrations/0001_notes.sql"),
+    "-- A product's first table.\nCREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL);\n",
+  );
+}
+
+/**
+ * The suites that do not depend on the product, left out in the copy: the platform's own suite (the same there, run
+ * once beside) and create-product (a product made from the package's template, the same there).
+ */
+const NOT_THE_PRODUCTS = ["test:platform", "test:create-product"];
+
+/**
+ * The suites a bare `npm test` runs in the copy (scripts/test-all.ts --list), but NOT_THE_PRODUCTS: test:boundary is
+ * not among them there (nothing left to replace), the script tests are.
+ */
+function productSuites(): string[] {
+  const listed = execFileSync("node", ["scripts/test-all.ts", "--list"], { cwd: copy, encoding: "utf8" });
+  const suites = listed.split("\n").filter((script) => script !== "" && !NOT_THE_PRODUCTS.includes(script));
+  for (const [script, expected] of [
+    ["test:boundary", false],
+    ["test:scripts", true],
+  ] as const)
+    if (suites.includes(script) !== expected)
+      throw new Error(
+        `a bare npm test in the copy would ${expected ? "not " : ""}run ${script}: ${suites.join(", ")}`,
+      );
+  return suites;
+}
 
 // The copy's browser suite serves its build on a port of its own: another checkout's may be running beside it.
 const COPY_ENV = { ...process.env, E2E_PORT: String(await freePort()) };
@@ -87,9 +120,12 @@ console.log(`The reference replaced by one page, in a copy: ${copy}`);
 const replaced = await run("npm", ["run", "replace-reference"]);
 if (replaced === 0) {
   addPage(copy);
-  console.log("Added a page: app/routes/about.tsx, /about in app/routes.ts and STATIC_PAGES.");
+  addMigration(copy);
+  console.log(
+    "Added a page (app/routes/about.tsx, /about in app/routes.ts and STATIC_PAGES) and a migration.",
+  );
 }
-const product = replaced === 0 ? await run("npm", ["test", "--", ...PRODUCT_SUITES]) : replaced;
+const product = replaced === 0 ? await run("npm", ["test", "--", ...productSuites()]) : replaced;
 console.log(`\nIn the copy: the one-page product's suites ${product === 0 ? "passed" : "FAILED"}.`);
 if (product === 0) rmSync(copy, { recursive: true, force: true });
 else console.error(`Failed in the copy, kept at ${copy}`);

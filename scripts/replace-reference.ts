@@ -45,8 +45,13 @@ export function referenceFiles(root: string): string[] {
   return [...REFERENCE_FOLDERS.filter((folder) => existsSync(join(root, folder))), ...sql];
 }
 
+/** Whether `root` still holds the reference product (the step has not run there). */
+export function hasReference(root: string): boolean {
+  return existsSync(join(root, REFERENCE_MARK));
+}
+
 export function replaceReference(root: string): string[] {
-  if (!existsSync(join(root, REFERENCE_MARK)))
+  if (!hasReference(root))
     throw new Error(
       `${join(root, "app")} is not the reference product (no ${REFERENCE_MARK}): nothing removed`,
     );

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { warningsNobodyCanActOn } from "../tests/scripts/run-script.ts";
 import { A_STATIC_PAGE } from "../tests/support/product-pages.ts";
+import { hasReference } from "./replace-reference.ts";
 import { copyRepository } from "./repository-copy.ts";
 
 /**
@@ -12,18 +14,19 @@ import { copyRepository } from "./repository-copy.ts";
  * rather than run into a confusing second failure.
  *
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
- * and its generated types, one at a time, then `test:boundary` (a copy without the reference) and
- * `test:create-product` (a product made in a folder outside this one). The side lane holds the platform's own suite,
- * from the start, in a copy of its own (it shares nothing with the product's suites, and it is the longest: about
- * 340 s alone, its Chromium tests 215 s of it), then the checkout's script tests. Measured in clean clones,
- * 2026-11-29: where the platform's suite ran after the checkout's suites (in the boundary's copy), the run ended
- * with it alone for its last five minutes, its Chromium tests leaving part of the CPU idle (671-802 s in all); from
- * the start, 688 s, then 652-679 s (two runs) with the script tests moved beside it and Miniflare's cheaper starts
- * (src/local-server/miniflare-arena-growth.ts in the package): the lanes ended 21-23 s apart, the CPU 96% busy. The
- * run waits on the CPU, so only less work shortens it now. Arrangements that did worse: the boundary (then the
- * platform's suite and the product's, in one copy) beside the checkout's suites from the start, every suite two to
- * three times slower (873 s); the same with create-product and the script tests after the checkout's suites (at
- * 667 s the boundary and the script tests still ran). Two browser suites side by side gain nothing on two cores.
+ * and its generated types, one at a time, then `test:boundary` (a copy without the reference, where the script
+ * tests run while the reference is here) and `test:create-product` (a product made in a folder outside this one).
+ * The side lane holds the platform's own suite, from the start, in a copy of its own (it shares nothing with the
+ * product's suites, and it is the longest: about 340 s alone, its Chromium tests 215 s of it), then the checkout's
+ * Worker suite. Measured in clean clones, 2026-11-29: where the platform's suite ran after the checkout's suites (in
+ * the boundary's copy), the run ended with it alone for its last five minutes, its Chromium tests leaving part of
+ * the CPU idle (671-802 s in all); from the start, 688 s, then 652-690 s (three runs) with a short suite moved
+ * beside it and Miniflare's cheaper starts (src/local-server/miniflare-arena-growth.ts in the package): the lanes
+ * ended 21-23 s apart, the CPU 94-96% busy. The run waits on the CPU, so only less work shortens it now.
+ * Arrangements that did worse: the boundary (then the platform's suite and the product's, in one copy) beside the
+ * checkout's suites from the start, every suite two to three times slower (873 s); the same with create-product and
+ * the script tests after the checkout's suites (at 667 s the boundary and the script tests still ran). Two browser
+ * suites side by side gain nothing on two cores.
  * That makes every test slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
@@ -44,6 +47,13 @@ type Suite = {
    * fixture's generated types; the fixture's dev server regenerates them as it starts).
    */
   inCopy?: boolean;
+  /**
+   * For a suite whose place depends on the reference product (scripts/replace-reference.ts), whether a bare
+   * `npm test` runs it here: "while it is here" (test:boundary, which replaces it in a copy), or "once it is
+   * replaced" (the script tests, which run in the boundary's copy until then). Named on the command line, a suite
+   * runs either way.
+   */
+  reference?: "while it is here" | "once it is replaced";
 };
 
 /**
@@ -63,16 +73,15 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "lint" },
   { script: "build", check: quietBuild },
   { script: "test:unit" },
-  { script: "test:worker", needs: ["build"] },
   { script: "test:e2e", needs: ["build"] },
   { script: "deploy:check", needs: ["build"] },
 ];
 
 /** The checkout's suites, then these, in the same lane. */
 const AFTER_THE_CHECKOUT: readonly Suite[] = [
-  // In a copy of this repository: the step that replaces the reference product with one page, a page added, and
-  // the product's suites there (typecheck to deploy:check).
-  { script: "test:boundary" },
+  // In a copy of this repository: the step that replaces the reference product with one page, a page and a first
+  // migration added, and the product's suites there (typecheck to deploy:check, and the script tests).
+  { script: "test:boundary", reference: "while it is here" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
 ];
@@ -83,10 +92,13 @@ const SIDE_LANE: readonly Suite[] = [
   // the product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so it is the same
   // suite here as in a copy without the reference.
   { script: "test:platform", inCopy: true },
-  // The checkout's npm scripts as a developer runs them (mostly process starts), where the lane ends first. It serves
-  // the checkout's build, and it is the only suite that opens the checkout's local database (the browser and Worker
-  // suites use one in memory).
-  { script: "test:scripts", needs: ["build"] },
+  // The checkout's Worker suite, where the lane ends first: it needs only the checkout's build.
+  { script: "test:worker", needs: ["build"] },
+  // The npm scripts as a developer runs them (mostly process starts). While the reference product is here they run
+  // in the boundary's copy, a product after the step with a page and a migration of its own: the same scripts, with
+  // a product's first migration to apply (scripts/platform-boundary.ts). The only suite that opens the local
+  // database (the browser and Worker suites use one in memory).
+  { script: "test:scripts", needs: ["build"], reference: "once it is replaced" },
 ];
 
 const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, ...AFTER_THE_CHECKOUT];
@@ -130,14 +142,35 @@ function failureSummary(output: string): string {
   return [...failures, "…", ...lines.slice(-LAST_LINES_KEPT)].join("\n");
 }
 
-const chosen = process.argv.slice(2);
+const listOnly = process.argv[2] === "--list";
+const chosen = process.argv.slice(listOnly ? 3 : 2);
 if (chosen.some((script) => !SUITES.some((suite) => suite.script === script))) {
   console.error(`Unknown suite. The suites: ${SUITES.map((suite) => suite.script).join(", ")}`);
   process.exit(2);
 }
+const referenceHere = hasReference(resolve(import.meta.dirname, ".."));
+/** Whether a bare `npm test` runs the suite here (see Suite.reference). */
+const runsHere = (suite: Suite) =>
+  suite.reference === undefined || (suite.reference === "while it is here") === referenceHere;
 const lanes = [MAIN_LANE, SIDE_LANE].map((lane) =>
-  chosen.length === 0 ? lane : lane.filter((suite) => chosen.includes(suite.script)),
+  chosen.length === 0 ? lane.filter(runsHere) : lane.filter((suite) => chosen.includes(suite.script)),
 );
+// `npm test -- --list`: the suites this run would run, one per line, and nothing else (test:boundary reads it).
+if (listOnly) {
+  console.log(
+    lanes
+      .flat()
+      .map((suite) => suite.script)
+      .join("\n"),
+  );
+  process.exit(0);
+}
+for (const suite of chosen.length === 0 ? SUITES.filter((suite) => !runsHere(suite)) : [])
+  console.log(
+    suite.reference === "while it is here"
+      ? `${suite.script}: not run, the reference product is replaced here (nothing left to replace)`
+      : `${suite.script}: run in test:boundary's copy, while the reference product is here`,
+  );
 
 const outcomes: Outcome[] = [];
 const started = performance.now();
