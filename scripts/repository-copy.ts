@@ -1,21 +1,28 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 const REPOSITORY = resolve(import.meta.dirname, "..");
 
 /**
- * A copy of this repository's tracked files in a new temporary folder named `prefix`-..., sharing the checkout's
+ * A copy of this repository's working tree in a new temporary folder named `prefix`-..., sharing the checkout's
  * installed packages (each linked), except the platform's own workspace link, which points at the copy's package.
+ * The files are git's, as they are on disk: tracked ones, and new ones not yet added that git does not ignore (a
+ * page just written); a tracked file deleted and not yet committed (after `npm run replace-reference`) is left out.
  * What runs there writes nothing into the checkout, where other suites run at the same time (scripts/test-all.ts).
  */
 export function copyRepository(prefix: string): string {
   const copy = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: REPOSITORY, encoding: "utf8" })
-    .split("\0")
-    .filter(Boolean);
-  for (const file of tracked) {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPOSITORY,
+    encoding: "utf8",
+  });
+  // A directory among them is a link git sees as a file (a worktree's `node_modules` link): not the repository's.
+  const isFile = (file: string) =>
+    statSync(join(REPOSITORY, file), { throwIfNoEntry: false })?.isFile() === true;
+  const files = new Set(listed.split("\0").filter((file) => file && isFile(file)));
+  for (const file of files) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(REPOSITORY, file), join(copy, file));
   }
