@@ -20,10 +20,10 @@ import { copyRepository } from "./repository-copy.ts";
  * product's suites, and it is the longest: about 340 s alone, its Chromium tests 215 s of it), then the checkout's
  * Worker suite. Measured in clean clones, 2026-11-29: where the platform's suite ran after the checkout's suites (in
  * the boundary's copy), the run ended with it alone for its last five minutes, its Chromium tests leaving part of
- * the CPU idle (671-802 s in all); from the start, 688 s, then 652-694 s (four runs) with a short suite moved
+ * the CPU idle (671-802 s in all); from the start, 688 s, then 652-712 s (six runs) with a short suite moved
  * beside it (the script tests, then the Worker suite once the script tests moved into the boundary's copy) and
  * Miniflare's cheaper starts (src/local-server/miniflare-arena-growth.ts in the package): the lanes ended 9-23 s
- * apart, the CPU 94-96% busy (1,355-1,369 CPU seconds). The run waits on the CPU, so only less work shortens it now.
+ * apart, the CPU 94-96% busy (1,354-1,398 CPU seconds). The run waits on the CPU, so only less work shortens it now.
  * Arrangements that did worse: the boundary (then the platform's suite and the product's, in one copy) beside the
  * checkout's suites from the start, every suite two to three times slower (873 s); the same with create-product and
  * the script tests after the checkout's suites (at 667 s the boundary and the script tests still ran). Two browser
