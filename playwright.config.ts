@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
+import { BROWSER_TEST_WORKERS, CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "edge-platform/testing";
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 4173);
@@ -9,7 +9,7 @@ export default defineConfig({
   // The platform's own browser tests are its package's (packages/edge-platform/playwright.config.ts).
   projects: [{ name: "e2e", testDir: "tests/e2e" }],
   fullyParallel: true,
-  workers: 2,
+  workers: BROWSER_TEST_WORKERS,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: process.env.CI ? "list" : [["list"]],

@@ -15,20 +15,18 @@ import { copyRepository } from "./repository-copy.ts";
  *
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
  * and its generated types, one at a time, then `test:boundary` (a copy without the reference, where the script
- * tests run while the reference is here) and `test:create-product` (a product made in a folder outside this one).
- * The side lane holds the platform's own suite, from the start, in a copy of its own (it shares nothing with the
- * product's suites, and it is the longest: about 340 s alone, its Chromium tests 215 s of it), then the checkout's
- * Worker suite. Measured in clean clones, 2026-11-29: where the platform's suite ran after the checkout's suites (in
- * the boundary's copy), the run ended with it alone for its last five minutes, its Chromium tests leaving part of
- * the CPU idle (671-802 s in all); from the start, 688 s, then 652-712 s (six runs) with a short suite moved
- * beside it (the script tests, then the Worker suite once the script tests moved into the boundary's copy) and
- * Miniflare's cheaper starts (src/local-server/miniflare-arena-growth.ts in the package): the lanes ended 9-23 s
- * apart, the CPU 94-96% busy (1,354-1,398 CPU seconds). The run waits on the CPU, so only less work shortens it now.
- * Arrangements that did worse: the boundary (then the platform's suite and the product's, in one copy) beside the
- * checkout's suites from the start, every suite two to three times slower (873 s); the same with create-product and
- * the script tests after the checkout's suites (at 667 s the boundary and the script tests still ran). Two browser
- * suites side by side gain nothing on two cores.
- * That makes every test slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
+ * tests run while the reference is here), `test:create-product` (a product made in a folder outside this one) and
+ * the checkout's Worker suite. The side lane holds the platform's own suite, from the start, in a copy of its own
+ * (it shares nothing with the product's suites, and it is the longest: its Chromium tests alone about 400 s). With
+ * two lanes, each browser suite runs one test at a time (BROWSER_TEST_WORKERS in the package's
+ * src/testing/chromium.ts): two per suite put four Chromium tests on two cores.
+ * Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the platform's, 646-712 s
+ * (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with the Worker suite
+ * moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on the CPU, so
+ * only less work shortens it now. Arrangements that did worse: the platform's suite after the checkout's (in the
+ * boundary's copy), which left it alone for its last five minutes (671-802 s); the boundary beside the checkout's
+ * suites from the start, every suite two to three times slower (873 s).
+ * Side by side, every test is slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
  * A suite's output is printed whole when it ends (two lanes' lines interleaved were unreadable), after a line when
@@ -85,6 +83,8 @@ const AFTER_THE_CHECKOUT: readonly Suite[] = [
   { script: "test:boundary", reference: "while it is here" },
   // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
   { script: "test:create-product" },
+  // The checkout's Worker suite, where the lanes end about even: it needs only the checkout's build.
+  { script: "test:worker", needs: ["build"] },
 ];
 
 /** Beside the main lane, from the start. */
@@ -93,8 +93,6 @@ const SIDE_LANE: readonly Suite[] = [
   // the product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so it is the same
   // suite here as in a copy without the reference.
   { script: "test:platform", inCopy: true },
-  // The checkout's Worker suite, where the lane ends first: it needs only the checkout's build.
-  { script: "test:worker", needs: ["build"] },
   // The npm scripts as a developer runs them (mostly process starts). While the reference product is here they run
   // in the boundary's copy, a product after the step with a page and a migration of its own: the same scripts, with
   // a product's first migration to apply (scripts/platform-boundary.ts). The only suite that opens the local
@@ -124,7 +122,11 @@ const LAST_LINES_KEPT = 25;
 
 function run(script: string, cwd?: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", script], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", script], {
+      cwd,
+      env: suiteEnvironment,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const keep = (chunk: Buffer) => {
       output += chunk.toString();
@@ -172,6 +174,12 @@ for (const suite of chosen.length === 0 ? SUITES.filter((suite) => !runsHere(sui
       ? `${suite.script}: not run, the reference product is replaced here (nothing left to replace)`
       : `${suite.script}: run in test:boundary's copy, while the reference product is here`,
   );
+
+// Two lanes at once: each browser suite runs one test at a time (BROWSER_TEST_WORKERS in the package's
+// src/testing/chromium.ts), the other lane's work using the other core.
+const suiteEnvironment = lanes.every((lane) => lane.length > 0)
+  ? { ...process.env, BROWSER_TESTS_SHARE_THE_CPU: "1" }
+  : process.env;
 
 const outcomes: Outcome[] = [];
 const started = performance.now();

@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./src/testing/chromium.ts";
+import { BROWSER_TEST_WORKERS, CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./src/testing/chromium.ts";
 
 /**
  * The platform's browser tests: real Chromium (src/testing/chromium.ts) against the fixture's build served in
@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from "./src/testing/chromium.ts";
 export default defineConfig({
   projects: [{ name: "platform", testDir: "tests/platform/browser" }],
   fullyParallel: true,
-  workers: 2,
+  workers: BROWSER_TEST_WORKERS,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: "list",

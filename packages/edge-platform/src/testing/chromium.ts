@@ -66,6 +66,16 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
+ * Browser tests run at once by one Playwright suite: two on the two-core machines this runs on, one when the suite
+ * shares the machine with another (`BROWSER_TESTS_SHARE_THE_CPU`, which the root's scripts/test-all.ts sets for the
+ * suites it runs in two lanes). Each test's Chromium needs a core while it loads and hydrates a page, so four at once
+ * on two cores only queued them: in a clean-clone `npm test` (2026-11-29), one per suite cut the run's CPU from
+ * 1,284-1,398 seconds to 1,224, the boundary's three browser tests from 96-108 s to 57, and the platform's 102
+ * took 396 s against 330-378.
+ */
+export const BROWSER_TEST_WORKERS = process.env.BROWSER_TESTS_SHARE_THE_CPU ? 1 : 2;
+
+/**
  * A Chromium with its back/forward cache on, as users have it: Playwright switches the cache off by
  * default (`--disable-back-forward-cache`), so tests of what Back restores start their own browser.
  */
