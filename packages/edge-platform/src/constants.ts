@@ -15,6 +15,16 @@ export const PREFETCH_STALE_MS_STATIC = 300_000;
 /** packages/edge-platform/docs/contract.md C4: loading a route's code for a client navigation may take this long before a full navigation. */
 export const ROUTE_LOADING_TIMEOUT_MS = 3_800;
 
+/**
+ * A client navigation whose page data is on the network (a dynamic page's, or a prefetch not yet done) waits
+ * this long at most, from the click, before React Router starts it (packages/edge-platform/docs/navigation.md,
+ * "The click"). Data that comes within it is rendered with the new page in one render, as prefetched data is;
+ * without the wait, React Router rendered the whole page once for its "loading" state and again when the data
+ * came, and on a phone's CPU that first render held up the second. Data that takes longer shows the loading state
+ * (a pending `NavLink`) this much later: 100 ms, within which an answer to a tap still feels immediate.
+ */
+export const PAGE_DATA_WAIT_MS = 100;
+
 /** packages/edge-platform/docs/contract.md C7: the same-origin path through which the browser sends error reports. */
 export const MONITORING_TUNNEL_PATH = "/monitoring";
 

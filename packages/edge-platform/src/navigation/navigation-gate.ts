@@ -1,4 +1,4 @@
-import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
+import { PAGE_DATA_WAIT_MS, ROUTE_LOADING_TIMEOUT_MS } from "../constants";
 import { matchedRoute, reportRouterError } from "../reporting/browser-reporting";
 import { reportAcrossNavigation } from "../reporting/carried-reports";
 import { navigationFailures } from "./navigation-failures";
@@ -43,9 +43,10 @@ export type RouteCode = (target: URL) => { modules: string[]; styles: string[] }
 
 /**
  * Starts fetching the page data a navigation to `target` will ask for, beside its route code, and returns
- * what drops it if the navigation did not use it (page-data.ts, `NavigationData`).
+ * when it is here (undefined: nothing to wait for, it is at hand or not needed) and what drops it if the
+ * navigation did not use it (page-data.ts, `NavigationData`).
  */
-export type DataAhead = (target: URL) => () => void;
+export type DataAhead = (target: URL) => { received: Promise<void> | undefined; drop: () => void };
 
 export function createNavigationGate(
   internals: RouterInternals,
@@ -71,12 +72,15 @@ export function createNavigationGate(
     // Until it is done, the page the visitor asked for goes first: no prefetch starts, and its data is
     // asked for now, beside its code, instead of after it.
     const release = queue.hold();
-    const dropData = dataAhead(target);
+    const data = dataAhead(target);
+    const { received } = data;
+    const deadline = performance.now() + PAGE_DATA_WAIT_MS;
+    const dataArrived = received && (() => waitFor(received, deadline, superseded));
     let next: "done" | "dropped" | Exclude<RouteCodeOutcome, "loaded" | "superseded">;
     try {
-      next = await proceed(go, target, superseded);
+      next = await proceed(go, target, superseded, dataArrived);
     } finally {
-      dropData();
+      data.drop();
       release();
     }
     if (next === "dropped") return dropped();
@@ -91,16 +95,50 @@ export function createNavigationGate(
     }
   };
 
-  /** The navigation once its route code is loaded: done, dropped (superseded), or why its code did not load. */
-  async function proceed(go: Go, target: URL, superseded: AbortSignal) {
+  /**
+   * The navigation once its route code is loaded and its page data is here or has had its time
+   * (`dataArrived`, when it is on the network): done, dropped (superseded), or why its code did not load.
+   */
+  async function proceed(
+    go: Go,
+    target: URL,
+    superseded: AbortSignal,
+    dataArrived: (() => Promise<void>) | undefined,
+  ) {
     const outcome = await loadRouteCode(queue, routeCode(target), superseded);
     if (superseded.aborted) return "dropped";
     if (outcome === "failed" || outcome === "timeout") return outcome;
     await importRouteModules(internals, target.pathname);
     if (superseded.aborted) return "dropped";
+    if (dataArrived) {
+      await dataArrived();
+      if (superseded.aborted) return "dropped";
+    }
     await go();
     return "done";
   }
+}
+
+/**
+ * Settles when the page data has arrived, the deadline has passed (PAGE_DATA_WAIT_MS after the click) or the
+ * navigation was superseded, whichever comes first. React Router, started then, takes data that is here
+ * within the same task and renders its "loading" and final states as one (decision 023), as for prefetched
+ * data; started before it came, it rendered the whole page for "loading" first, a render the data's own
+ * then waited for on a phone's CPU (packages/edge-platform/docs/PERFORMANCE.md, "The click").
+ */
+function waitFor(arrived: Promise<void>, deadline: number, superseded: AbortSignal): Promise<void> {
+  const left = deadline - performance.now();
+  if (left <= 0 || superseded.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, left);
+    superseded.addEventListener("abort", done, { once: true });
+    arrived.then(done, done);
+    function done() {
+      clearTimeout(timer);
+      superseded.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }
 
 type RouteCodeOutcome = "loaded" | "failed" | "timeout" | "superseded";

@@ -1,7 +1,7 @@
 import type { NavigationType } from "react-router";
 import { PREFETCH_CONCURRENCY } from "../constants";
 import { LinkPrefetcher } from "./link-prefetch";
-import { createNavigationGate, type Go, type NavigationRequest } from "./navigation-gate";
+import { createNavigationGate, type DataAhead, type Go, type NavigationRequest } from "./navigation-gate";
 import {
   NavigationData,
   PageDataCache,
@@ -124,27 +124,31 @@ export function prefetchPage(href: string, ahead = false): void {
  * hand or on its way already. Dynamic pages' too: it is for this navigation, not for later. Through the
  * page's `fetch`, so that error reporting's instrumentation gives it the navigation's trace headers (our
  * own interception passes it through: React Router has not started the navigation yet). A route whose
- * `shouldRevalidate` throws gets nothing ahead: React Router reports that when it runs it.
+ * `shouldRevalidate` throws gets nothing ahead: React Router reports that when it runs it. What it returns
+ * says when the data is here, for the gate to wait for (nothing to wait for when it is at hand).
  */
-function dataAhead(target: URL): () => void {
-  if (!internals) return ignore;
+function dataAhead(target: URL): ReturnType<DataAhead> {
+  if (!internals) return NOTHING_AHEAD;
   let dataUrl: string | undefined;
   try {
     dataUrl = pageDataUrlFor(internals, target);
   } catch {
-    return ignore;
+    return NOTHING_AHEAD;
   }
-  if (dataUrl === undefined) return ignore;
+  if (dataUrl === undefined) return NOTHING_AHEAD;
   const key = pageDataKey(new URL(dataUrl, window.location.href));
   if (queue.has(key)) {
-    // A prefetch of it is waiting in the queue: it starts now, and React Router's request joins it.
-    queue.promote(key)?.catch(ignore);
-    return ignore;
+    // A prefetch of it is waiting in the queue, or running: it starts now if it waits, and React Router's
+    // request joins it.
+    const prefetched = queue.promote(key)?.catch(ignore);
+    return { received: prefetched, drop: ignore };
   }
-  if (dataCache.isFresh(key) || dataCache.isLoading(key)) return ignore;
+  if (dataCache.isFresh(key) || dataCache.isLoading(key)) return NOTHING_AHEAD;
   const url = dataUrl;
   return navigationData.start(key, () => window.fetch(url, { credentials: "same-origin", priority: "high" }));
 }
+
+const NOTHING_AHEAD: ReturnType<DataAhead> = { received: undefined, drop: ignore };
 
 /** The route code a navigation to `target` needs that the page has not loaded. */
 function routeCode(target: URL): { modules: string[]; styles: string[] } {

@@ -97,15 +97,44 @@ export class PageDataCache {
 export class NavigationData {
   readonly #ahead = new Map<string, Promise<Response>>();
 
-  /** Starts `request` for `key`; returns what drops it if it is not taken. */
-  start(key: string, request: () => Promise<Response>): () => void {
-    const response = request();
+  /**
+   * Starts `request` for `key`. `received` settles once the whole answer is here, or failed: the gate waits
+   * for it a little (PAGE_DATA_WAIT_MS) before it lets React Router start. The answer's body is read twice for
+   * that (a tee): React Router streams its own copy as before, from the start, whenever it asks. `drop`
+   * drops the answer if it was not taken.
+   */
+  start(key: string, request: () => Promise<Response>): { received: Promise<void>; drop: () => void } {
+    const { promise: received, resolve: arrived } = Promise.withResolvers<void>();
+    let watched: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const response = request().then(
+      (answer) => {
+        if (!answer.body) {
+          arrived();
+          return answer;
+        }
+        const [watchedCopy, takenCopy] = answer.body.tee();
+        watched = watchedCopy.getReader();
+        void readToEnd(watched).finally(arrived);
+        return new Response(takenCopy, {
+          status: answer.status,
+          statusText: answer.statusText,
+          headers: answer.headers,
+        });
+      },
+      (error: unknown) => {
+        arrived();
+        throw error;
+      },
+    );
     response.catch(ignore);
     this.#ahead.set(key, response);
-    return () => {
-      if (this.#ahead.get(key) !== response) return;
-      this.#ahead.delete(key);
-      void response.then((unused) => unused.body?.cancel()).catch(ignore);
+    return {
+      received,
+      drop: () => {
+        if (this.#ahead.get(key) !== response) return;
+        this.#ahead.delete(key);
+        void response.then((unused) => Promise.all([unused.body?.cancel(), watched?.cancel()])).catch(ignore);
+      },
     };
   }
 
@@ -114,6 +143,13 @@ export class NavigationData {
     this.#ahead.delete(key);
     return response;
   }
+}
+
+/** Reads a stream to its end; a stream that fails has ended too. */
+async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    while (!(await reader.read()).done) {}
+  } catch {}
 }
 
 export async function toStored(response: Response): Promise<StoredResponse> {

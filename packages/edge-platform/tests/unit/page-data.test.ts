@@ -131,7 +131,7 @@ describe("NavigationData: page data a navigation asked for beside its code", () 
         cancelled = true;
       },
     });
-    const drop = ahead.start("/now.data", async () => new Response(body));
+    const { drop } = ahead.start("/now.data", async () => new Response(body));
     drop();
     await vi.waitFor(() => expect(cancelled).toBe(true));
     expect(ahead.take("/now.data")).toBeUndefined();
@@ -139,12 +139,89 @@ describe("NavigationData: page data a navigation asked for beside its code", () 
 
   test("dropped after it was taken, the taker's body is left alone; a failed request rejects only its taker", async () => {
     const ahead = new NavigationData();
-    const drop = ahead.start("/now.data", async () => new Response("[2]"));
+    const { drop } = ahead.start("/now.data", async () => new Response("[2]"));
     const taken = await ahead.take("/now.data");
     drop();
     expect(await taken?.text()).toBe("[2]");
     ahead.start("/down.data", () => Promise.reject(new TypeError("Failed to fetch")));
     await expect(ahead.take("/down.data")).rejects.toThrow("Failed to fetch");
+  });
+});
+
+describe("NavigationData: when the data a navigation waits for is here", () => {
+  /** A body whose chunks the test sends one at a time. */
+  function streamed() {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+    });
+    return {
+      body,
+      send: (text: string) => controller.enqueue(new TextEncoder().encode(text)),
+      end: () => controller.close(),
+    };
+  }
+  const settled = (promise: Promise<void>) =>
+    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))]);
+
+  test("received settles once the whole body is here, not with the headers; the taker still reads all of it", async () => {
+    const ahead = new NavigationData();
+    const { body, send, end } = streamed();
+    const { received } = ahead.start("/now.data", async () => new Response(body, { status: 200 }));
+    send("[1,");
+    expect(await settled(received)).toBe(false);
+    send("2]");
+    expect(await settled(received)).toBe(false);
+    end();
+    expect(await settled(received)).toBe(true);
+    expect(await (await ahead.take("/now.data"))?.text()).toBe("[1,2]");
+  });
+
+  test("the taker streams from the start before the rest has come (a deferred value is not held up)", async () => {
+    const ahead = new NavigationData();
+    const { body, send, end } = streamed();
+    ahead.start("/now.data", async () => new Response(body));
+    send("first");
+    const reader = (await ahead.take("/now.data"))?.body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toBe("first");
+    send("second");
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toBe("second");
+    end();
+    expect((await reader?.read())?.done).toBe(true);
+  });
+
+  test("received settles when the request fails, and when the body breaks off", async () => {
+    const ahead = new NavigationData();
+    const failed = ahead.start("/down.data", () => Promise.reject(new TypeError("Failed to fetch")));
+    expect(await settled(failed.received)).toBe(true);
+    let breakOff!: () => void;
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("[1,"));
+        breakOff = () => controller.error(new TypeError("network error"));
+      },
+    });
+    const cut = ahead.start("/cut.data", async () => new Response(broken));
+    expect(await settled(cut.received)).toBe(false);
+    breakOff();
+    expect(await settled(cut.received)).toBe(true);
+  });
+
+  test("dropped before the body has come, both copies are cancelled", async () => {
+    const ahead = new NavigationData();
+    let cancelled = false;
+    const body = new ReadableStream({
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { drop, received } = ahead.start("/now.data", async () => new Response(body));
+    await Promise.resolve();
+    drop();
+    await vi.waitFor(() => expect(cancelled).toBe(true));
+    expect(await settled(received)).toBe(true);
   });
 });
 

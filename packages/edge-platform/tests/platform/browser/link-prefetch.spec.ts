@@ -239,16 +239,11 @@ test("a prefetched static page is shown without a request; a dynamic one makes e
 });
 
 /**
- * Clicks the NavLink to About on /links, everything prefetched, and returns what the click set off until
- * About's heading showed: React Router's pending NavLink (its "loading" render), stylesheet preloads it
- * waits for before it commits, and the batches of DOM changes.
+ * Watches what a click sets off until the page whose heading is `heading` shows: React Router's pending NavLink
+ * (its "loading" render), stylesheet preloads it waits for before it commits, and the batches of DOM changes.
  */
-async function clickToPrefetchedAbout(page: Page) {
-  await page.goto("/links");
-  await waitForHydration(page);
-  await page.waitForLoadState("networkidle");
-  await markDocument(page);
-  await page.evaluate(() => {
+async function watchClick(page: Page, heading: string) {
+  await page.evaluate((heading) => {
     const seen = { pending: 0, stylePreloads: 0, batches: 0 };
     (window as unknown as { clickSaw: typeof seen }).clickSaw = seen;
     const observer = new MutationObserver((records) => {
@@ -264,7 +259,7 @@ async function clickToPrefetchedAbout(page: Page) {
           }
         }
       }
-      if (document.querySelector("h1")?.textContent === "About") observer.disconnect();
+      if (document.querySelector("h1")?.textContent === heading) observer.disconnect();
     });
     observer.observe(document, {
       subtree: true,
@@ -272,16 +267,29 @@ async function clickToPrefetchedAbout(page: Page) {
       attributes: true,
       attributeFilter: ["class"],
     });
-  });
+  }, heading);
+  return {
+    seen: () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { clickSaw: { pending: number; stylePreloads: number; batches: number } })
+            .clickSaw,
+      ),
+  };
+}
+
+/** Clicks the NavLink to About on /links, everything prefetched, and returns what the click set off (watchClick). */
+async function clickToPrefetchedAbout(page: Page) {
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+  const click = await watchClick(page, "About");
   await page.getByRole("link", { name: "About page" }).evaluate((link: HTMLElement) => link.click());
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
   await expect(page.locator(".about-lead")).toHaveCSS("font-style", "italic");
   expect(await isSameDocument(page)).toBe(true);
-  return page.evaluate(
-    () =>
-      (window as unknown as { clickSaw: { pending: number; stylePreloads: number; batches: number } })
-        .clickSaw,
-  );
+  return click.seen();
 }
 
 test('a click to a prefetched static page waits for no stylesheet (React Router finds it linked) and is one render: its "loading" state never shows', async ({
@@ -291,6 +299,49 @@ test('a click to a prefetched static page waits for no stylesheet (React Router 
   expect(seen.stylePreloads).toBe(0);
   expect(seen.pending).toBe(0);
   expect(seen.batches).toBe(1);
+});
+
+test('a click to a dynamic page whose data comes before PAGE_DATA_WAIT_MS is one render: its "loading" state never shows', async ({
+  page,
+}) => {
+  // The page's clock stopped: the wait's 100 ms never run out, however slow the machine, so the data comes
+  // first, as it does when it takes less than that.
+  await page.clock.install();
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await page.clock.pauseAt(Date.now() + 1_000);
+  await markDocument(page);
+  const requests = dataRequests(page);
+  const click = await watchClick(page, "Now");
+  await page.getByRole("link", { name: "Now page" }).evaluate((link: HTMLElement) => link.click());
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  expect(await isSameDocument(page)).toBe(true);
+  expect(requests).toEqual(["/now.data"]);
+  const seen = await click.seen();
+  expect(seen.pending).toBe(0);
+  expect(seen.batches).toBe(1);
+});
+
+test('a dynamic page\'s data slower than PAGE_DATA_WAIT_MS: the link shows "pending" until it comes, then the page', async ({
+  page,
+}) => {
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+  const held = await holdRequests(page, (path) => path === "/now.data");
+  const click = await watchClick(page, "Now");
+  const link = page.getByRole("link", { name: "Now page" });
+  await link.evaluate((element: HTMLElement) => element.click());
+  await expect(link).toHaveClass(/pending/);
+  await expect.poll(() => held.held.length).toBe(1);
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Now");
+  await held.release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  expect(await isSameDocument(page)).toBe(true);
+  expect(held.seen).toEqual(["/now.data"]);
+  expect((await click.seen()).pending).toBeGreaterThan(0);
 });
 
 test("a static page prefetched, then visited within 300 s, makes no data request; after 300 s it does", async ({
