@@ -100,8 +100,8 @@ export class NavigationData {
   /**
    * Starts `request` for `key`. `received` settles once the whole answer is here, or failed: the gate waits
    * for it a little (PAGE_DATA_WAIT_MS) before it lets React Router start. The answer's body is read twice for
-   * that (a tee): React Router streams its own copy as before, from the start, whenever it asks. `drop`
-   * drops the answer if it was not taken.
+   * that (a tee): React Router streams its own copy as before, from the start, whenever it asks. `drop`, once
+   * the gate is done, stops that second reading and drops the answer if it was not taken.
    */
   start(key: string, request: () => Promise<Response>): { received: Promise<void>; drop: () => void } {
     const { promise: received, resolve: arrived } = Promise.withResolvers<void>();
@@ -131,9 +131,11 @@ export class NavigationData {
     return {
       received,
       drop: () => {
+        // Nobody waits any more: a taken answer then streams to React Router alone (cancelled, it ends).
+        void response.then(() => watched?.cancel()).catch(ignore);
         if (this.#ahead.get(key) !== response) return;
         this.#ahead.delete(key);
-        void response.then((unused) => Promise.all([unused.body?.cancel(), watched?.cancel()])).catch(ignore);
+        void response.then((unused) => unused.body?.cancel()).catch(ignore);
       },
     };
   }

@@ -192,6 +192,29 @@ describe("NavigationData: when the data a navigation waits for is here", () => {
     expect((await reader?.read())?.done).toBe(true);
   });
 
+  test("dropped once taken, the waiting copy stops and the taker alone gets the rest; cancelled, the request ends", async () => {
+    const ahead = new NavigationData();
+    let cancelled = false;
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { drop, received } = ahead.start("/now.data", async () => new Response(body));
+    const reader = (await ahead.take("/now.data"))?.body?.getReader();
+    drop();
+    await expect(received).resolves.toBeUndefined();
+    controller.enqueue(new TextEncoder().encode("rest"));
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toBe("rest");
+    expect(cancelled).toBe(false);
+    await reader?.cancel();
+    await vi.waitFor(() => expect(cancelled).toBe(true));
+  });
+
   test("received settles when the request fails, and when the body breaks off", async () => {
     const ahead = new NavigationData();
     const failed = ahead.start("/down.data", () => Promise.reject(new TypeError("Failed to fetch")));
