@@ -323,6 +323,29 @@ test('a click to a dynamic page whose data comes before PAGE_DATA_WAIT_MS is one
   expect(seen.batches).toBe(1);
 });
 
+test("a click to a static page whose prefetch is still on its way waits for it: one render, one request", async ({
+  page,
+}) => {
+  // As above, the page's clock stopped: the prefetch, held here, comes only when the test lets it.
+  await page.clock.install();
+  const held = await holdRequests(page, (path) => path === "/about.data");
+  await page.goto("/links");
+  await waitForHydration(page);
+  await expect.poll(() => held.held.length).toBe(1);
+  await page.clock.pauseAt(Date.now() + 1_000);
+  await markDocument(page);
+  const click = await watchClick(page, "About");
+  await page.getByRole("link", { name: "About page" }).evaluate((link: HTMLElement) => link.click());
+  await page.waitForTimeout(200);
+  await held.release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("About");
+  expect(await isSameDocument(page)).toBe(true);
+  expect(held.seen).toEqual(["/about.data"]);
+  const seen = await click.seen();
+  expect(seen.pending).toBe(0);
+  expect(seen.batches).toBe(1);
+});
+
 test('a dynamic page\'s data slower than PAGE_DATA_WAIT_MS: the link shows "pending" until it comes, then the page', async ({
   page,
 }) => {
