@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -9,11 +9,15 @@ import {
   withPlatformConfig,
 } from "../../src/vite/platform-worker-config.ts";
 
-/** A product's wrangler.toml in a folder of its own, as wrangler reads it with the platform's part. */
+/** A product's wrangler.toml in a folder of its own, as wrangler reads it with the platform's part; then removed. */
 function read(toml: string) {
   const folder = mkdtempSync(join(tmpdir(), "platform-worker-config-"));
-  writeFileSync(join(folder, "wrangler.toml"), toml);
-  return readWorkerConfig(join(folder, "wrangler.toml"));
+  try {
+    writeFileSync(join(folder, "wrangler.toml"), toml);
+    return readWorkerConfig(join(folder, "wrangler.toml"));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 const BARE = `name = "product"\nmain = "./workers/app.ts"\ncompatibility_date = "2026-10-12"\n`;
