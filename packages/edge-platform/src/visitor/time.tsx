@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { formatDateTime, formatRelativeTime, type Instant, toDate } from "./format";
-import { browserTimeZone, useHydrated, useVisitor, whenIdle } from "./use-visitor";
+import { browserTimeZoneWhenIdle } from "./intl-warm-up";
+import { browserTimeZone, useHydrated, useVisitor } from "./use-visitor";
 
 /**
  * Dates and times in the visitor's language and time zone, the same text at the edge and in the browser
@@ -11,12 +12,13 @@ import { browserTimeZone, useHydrated, useVisitor, whenIdle } from "./use-visito
  */
 
 /**
- * The browser's first `Intl.DateTimeFormat` loads its time-zone data: 150-250 ms of a phone's CPU (Chromium's
+ * The browser's first `Intl.DateTimeFormat` sets up its time-zone data: 150-250 ms of a phone's CPU (Chromium's
  * 4x slowdown), 40 ms of a desktop's. This module is loaded by the pages that show a date, and ahead of them
- * when a link to one is prefetched: it asks once, when the browser is idle, so that a tap on such a link does
- * not pay it in the new page's render (docs/navigation.md, "A tap before the page is ready").
+ * when a link to one is prefetched: once, when the browser is idle, it has a worker do that set-up
+ * (intl-warm-up.ts), so that neither a tap on such a link, in the new page's render, nor a tap while the
+ * set-up runs waits for it (docs/navigation.md, "A tap before the page is ready").
  */
-if (typeof document !== "undefined") whenIdle(browserTimeZone);
+if (typeof document !== "undefined") void browserTimeZoneWhenIdle();
 
 /** The zone a shared page's times are shown in until the browser shows its own. */
 const SHARED_PAGE_TIME_ZONE = "UTC";

@@ -91,20 +91,34 @@ function subscribeNever(): () => void {
  * visitor's zone, and Chromium keeps a `no-store` page in its back/forward cache only while cookies stay as
  * they were. A year, like a preference; never read by the browser's code.
  *
- * Asked when the browser is idle, not in hydration's effects: the first `Intl.DateTimeFormat` of a page loads
- * the browser's time-zone data, about 40 ms of a desktop's CPU and 150-250 ms of a phone's (Chromium's 4x
- * slowdown), which a tap on a link right after the page appears would wait for. A navigation started before
- * then is rendered in the edge's guess, as the first page was.
+ * Asked when the browser is idle, not in hydration's effects (and by a worker where the dates-and-times entry
+ * is loaded, below): the first `Intl.DateTimeFormat` of a page sets up the browser's time-zone data, about 40 ms
+ * of a desktop's CPU and 150-250 ms of a phone's (Chromium's 4x slowdown), which a tap on a link right after the
+ * page appears would wait for. A navigation started before then is rendered in the edge's guess, as the first
+ * page was.
  */
 export function rememberTimeZone(current: string | null): void {
   if (current === null) return;
   whenIdle(() => {
-    const zone = browserTimeZone();
-    if (!zone || zone === current) return;
-    const secure = location.protocol === "https:" ? "; Secure" : "";
-    // biome-ignore lint/suspicious/noDocumentCookie: one preference cookie, no library for one assignment
-    document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+    void (zoneOffMainThread ?? Promise.resolve(browserTimeZone())).then((zone) => {
+      if (!zone || zone === current) return;
+      const secure = location.protocol === "https:" ? "; Secure" : "";
+      // biome-ignore lint/suspicious/noDocumentCookie: one preference cookie, no library for one assignment
+      document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+    });
   });
+}
+
+/**
+ * The browser's zone as a worker asks for it (intl-warm-up.ts, with the dates-and-times entry), once a page that
+ * shows a date, or a link to one, has loaded that entry: then the cookie above waits for its answer rather than
+ * asking on the main thread. Kept out of the first load: a page without dates asks on the main thread, as before.
+ */
+let zoneOffMainThread: Promise<string | undefined> | undefined;
+
+/** Called once by intl-warm-up.ts with the worker's answer to come. */
+export function zoneAskedOffMainThread(answer: Promise<string | undefined>): void {
+  zoneOffMainThread = answer;
 }
 
 /** Runs `task` when the browser is idle (within 2 s); Safari has no `requestIdleCallback`. */

@@ -163,3 +163,45 @@ test("a static file opened as a document runs nothing: an inline script in the f
   });
   expect(ran).toBeNull();
 });
+
+test.describe("the browser's zone, asked by a worker when the page is idle (src/visitor/intl-warm-up.ts)", () => {
+  // The edge guesses Paris; the browser shows times in Tokyo: the page remembers Tokyo in the `tz` cookie.
+  test.use({ timezoneId: "Asia/Tokyo", extraHTTPHeaders: { "x-local-cf-timezone": "Europe/Paris" } });
+
+  const zoneCookie = async (page: Page) =>
+    (await page.context().cookies()).find((cookie) => cookie.name === "tz")?.value;
+
+  test("a page that shows a date starts one worker, allowed by its policy, and its answer goes to the tz cookie", async ({
+    page,
+  }) => {
+    const violations = await recordViolations(page);
+    // The page's own thread would say Lima: a cookie that says Tokyo came from the worker.
+    await page.addInitScript(() => {
+      const { resolvedOptions } = Intl.DateTimeFormat.prototype;
+      Intl.DateTimeFormat.prototype.resolvedOptions = function (this: Intl.DateTimeFormat) {
+        return { ...resolvedOptions.call(this), timeZone: "America/Lima" };
+      };
+    });
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(worker.url()));
+    await page.goto("/now");
+    await waitForHydration(page);
+    await expect.poll(() => zoneCookie(page)).toBe(encodeURIComponent("Asia/Tokyo"));
+    // One, for the time module's set-up and the cookie both; from a Blob, so no request.
+    expect(workers).toHaveLength(1);
+    expect(workers[0]).toMatch(/^blob:/);
+    expect(await violations()).toEqual([]);
+  });
+
+  test("without workers, the main thread asks: the cookie is set all the same", async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(window, "Worker", { value: undefined });
+    });
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(worker.url()));
+    await page.goto("/now");
+    await waitForHydration(page);
+    await expect.poll(() => zoneCookie(page)).toBe(encodeURIComponent("Asia/Tokyo"));
+    expect(workers).toEqual([]);
+  });
+});
