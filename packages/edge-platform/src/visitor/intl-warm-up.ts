@@ -22,7 +22,8 @@ let asked: Promise<string | undefined> | undefined;
  * and then by the document's `tz` cookie (use-visitor.ts, `rememberTimeZone`).
  */
 export function browserTimeZoneWhenIdle(): Promise<string | undefined> {
-  asked ??= new Promise((resolve) =>
+  if (asked) return asked;
+  asked = new Promise((resolve) =>
     whenIdle(() => {
       try {
         // Kept until the worker answers (revoked at once, its script might not be read yet); if `new Worker`
