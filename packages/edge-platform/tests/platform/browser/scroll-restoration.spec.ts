@@ -111,6 +111,32 @@ test("back to an entry left by a client navigation: its position is restored bef
   expect(await page.evaluate(() => window.scrollY)).toBe(y);
 });
 
+test("a document navigation right after a client navigation's commit keeps the position of the entry left", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/items");
+  await waitForHydration(page);
+  const y = await scrollHalfWay(page, browser);
+  // The page is hidden (a reload, another site) as soon as React has put /items/ams on screen, before its passive
+  // effects run: a microtask after the commit's DOM change, as a document navigation that starts then finds it.
+  // What React Router's pagehide listener saves is read at once.
+  await page.evaluate((storageKey) => {
+    const observer = new MutationObserver(() => {
+      if (document.querySelector("h1")?.textContent !== "Amsterdam") return;
+      observer.disconnect();
+      window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
+      document.documentElement.dataset.savedAtPagehide = sessionStorage.getItem(storageKey) ?? "{}";
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, SCROLL_POSITIONS_STORAGE_KEY);
+  await page.getByRole("link", { name: "Amsterdam" }).click();
+  const saved = await page.locator("html[data-saved-at-pagehide]").getAttribute("data-saved-at-pagehide");
+  const positions = JSON.parse(saved ?? "{}") as Record<string, number>;
+  // The entry left keeps its position, and the entry on screen gets its own.
+  expect(Object.values(positions).sort()).toEqual([0, y]);
+});
+
 test("a reload keeps the position, with the page hydrated", async ({ page, browser }) => {
   await page.goto("/links");
   await waitForHydration(page);
