@@ -54,20 +54,6 @@ const HEADLESS_UNSEEN_FEATURES = [
  */
 const UNUSED_IN_SHORT_CONTEXTS = ["SpareRendererForSitePerProcess"] as const;
 
-/**
- * One renderer process per context, where Chromium may share one. Every page the platform serves sends
- * `Cross-Origin-Opener-Policy: same-origin`, so Chromium moves a tab's first navigation, from the blank page a new
- * tab opens on, into a new browsing context group, which without this is a new renderer process each time: one
- * started and one thrown away for every test's page. Measured on the 2-core machine (2026-11-29): a new context's
- * load of the fixture's `/` to hydration, 12 each, 1.12-1.25 CPU seconds against 1.37-1.60 without; the
- * platform's 105 browser tests, one at a time, 286 CPU seconds against 314 (282 s against 300 s). Site isolation
- * still gives a cross-site frame a process of its own (the limit is a soft one), and the back/forward cache keeps
- * working (back-forward-cache.spec.ts). A visitor's browser has no such limit, but a phone's shares processes far
- * more than a desktop's: with this one, a race in React Router's scroll restoration showed (1 run in 10 of
- * scroll-restoration.spec.ts), fixed in src/scroll-restoration.tsx (`positionKey`), and 60 in 60 passed after.
- */
-const ONE_RENDERER_PER_CONTEXT = "--renderer-process-limit=1";
-
 export const CHROMIUM_ARGS = [
   "--headless=new",
   "--no-sandbox",
@@ -76,7 +62,6 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
-  ONE_RENDERER_PER_CONTEXT,
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...HEADLESS_UNSEEN_FEATURES, ...UNUSED_IN_SHORT_CONTEXTS].join(",")}`,
 ];
 
