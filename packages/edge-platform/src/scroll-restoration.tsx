@@ -62,13 +62,13 @@ let keyOnScreen: string | undefined;
  * The key a position is saved under: the location's own (React Router's default), but in a `pagehide` listener,
  * the entry on screen. React Router's listener is a passive effect, re-registered after each commit, and saves
  * `scrollY` under the key of the location it was registered with. A document navigation (a reload, another site,
- * a `reloadDocument` link) between a client navigation's commit and that effect, which after a transition waits
- * for a paint, found the old listener: the new page's position, 0, was saved under the entry left, over the
- * position kept for it, so Back to it opened at the top. Seen in Chromium run with one renderer process per browser
- * context (`--renderer-process-limit=1`: scroll-restoration.spec.ts's test of Back failed 5 runs in 50, the document
- * navigation 13-35 ms after the commit); a phone's slower paints widen that window. The listener's event is told by `window.event`, the
- * event being dispatched (in every browser; React DOM reads it too, for an update's priority): a listener of our
- * own to mark it cost the first load 270 bytes more.
+ * a `reloadDocument` link) between a client navigation's commit and that effect, which React runs after the
+ * paint, found the old listener: the new page's position, 0, was saved under the entry left, over the position
+ * kept for it, so Back to it opened at the top. Seen in Chromium run with one renderer process per browser context
+ * (`--renderer-process-limit=1`: scroll-restoration.spec.ts's test of Back failed 5 runs in 50, the document
+ * navigation 13-35 ms after the commit); a phone's slower paints widen that window. The listener's event is told
+ * by `window.event`, the event being dispatched (in every browser; React DOM reads it too, for an update's
+ * priority): a listener of our own to mark it cost the first load 270 bytes more.
  */
 function positionKey(location: Location): string {
   return (window.event?.type === "pagehide" && keyOnScreen) || location.key;

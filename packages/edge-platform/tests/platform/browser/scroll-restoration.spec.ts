@@ -134,7 +134,7 @@ test("a document navigation right after a client navigation's commit keeps the p
   const saved = await page.locator("html[data-saved-at-pagehide]").getAttribute("data-saved-at-pagehide");
   const positions = JSON.parse(saved ?? "{}") as Record<string, number>;
   // The entry left keeps its position, and the entry on screen gets its own.
-  expect(Object.values(positions).sort()).toEqual([0, y]);
+  expect(Object.values(positions).sort((a, b) => a - b)).toEqual([0, y]);
 });
 
 test("a reload keeps the position, with the page hydrated", async ({ page, browser }) => {
