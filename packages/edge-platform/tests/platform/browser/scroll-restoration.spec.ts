@@ -19,10 +19,12 @@ async function withoutScriptFiles(page: Page): Promise<void> {
 }
 
 /**
- * Scrolls the page to the middle of what it can scroll as the server renders it (a script before hydration
- * can restore no further), and says where it is.
+ * Loads `path` and waits for it to hydrate, then scrolls it to the middle of what it can scroll as the server
+ * renders it (a script before hydration can restore no further), and says where it is.
  */
-async function scrollHalfWay(page: Page, browser: Browser): Promise<number> {
+async function openScrolledHalfWay(page: Page, browser: Browser, path: string): Promise<number> {
+  await page.goto(path);
+  await waitForHydration(page);
   const served = await browser.newContext({ javaScriptEnabled: false, viewport: page.viewportSize() });
   let range: number;
   try {
@@ -88,9 +90,7 @@ test("back to an entry left by a client navigation: its position is restored bef
   page,
   browser,
 }) => {
-  await page.goto("/items");
-  await waitForHydration(page);
-  const y = await scrollHalfWay(page, browser);
+  const y = await openScrolledHalfWay(page, browser, "/items");
   // A client navigation: React Router keeps the position of the entry it leaves (in memory until pagehide).
   await page.getByRole("link", { name: "Amsterdam" }).click();
   await page.waitForURL("**/items/ams");
@@ -115,9 +115,7 @@ test("a document navigation right after a client navigation's commit keeps the p
   page,
   browser,
 }) => {
-  await page.goto("/items");
-  await waitForHydration(page);
-  const y = await scrollHalfWay(page, browser);
+  const y = await openScrolledHalfWay(page, browser, "/items");
   // The page is hidden (a reload, another site) as soon as React has put /items/ams on screen, before its passive
   // effects run: a microtask after the commit's DOM change, as a document navigation that starts then finds it.
   // What React Router's pagehide listener saves is read at once.
@@ -138,9 +136,7 @@ test("a document navigation right after a client navigation's commit keeps the p
 });
 
 test("a reload keeps the position, with the page hydrated", async ({ page, browser }) => {
-  await page.goto("/links");
-  await waitForHydration(page);
-  const y = await scrollHalfWay(page, browser);
+  const y = await openScrolledHalfWay(page, browser, "/links");
   await page.reload();
   await waitForHydration(page);
   expect(await page.evaluate(() => window.scrollY)).toBe(y);
