@@ -64,11 +64,12 @@ let keyOnScreen: string | undefined;
  * `scrollY` under the key of the location it was registered with. A document navigation (a reload, another site,
  * a `reloadDocument` link) between a client navigation's commit and that effect, which React runs after the
  * paint, found the old listener: the new page's position, 0, was saved under the entry left, over the position
- * kept for it, so Back to it opened at the top. Seen in Chromium run with one renderer process per browser context
- * (`--renderer-process-limit=1`: scroll-restoration.spec.ts's test of Back failed 5 runs in 50, the document
- * navigation 13-35 ms after the commit); a phone's slower paints widen that window. The listener's event is told
- * by `window.event`, the event being dispatched (in every browser; React DOM reads it too, for an update's
- * priority): a listener of our own to mark it cost the first load 270 bytes more.
+ * kept for it, so Back to it opened at the top. (After a "loading" commit the old listener skips the save; a
+ * click rendered in one render, the platform's data-first wait, has none.) Seen in Chromium run with one renderer
+ * process per browser context (`--renderer-process-limit=1`: scroll-restoration.spec.ts's test of Back failed 5
+ * runs in 50, the document navigation 13-35 ms after the commit); a phone's slower paints widen that window. The
+ * listener's event is told by `window.event`, the event being dispatched (in every browser; React DOM reads it
+ * too, for an update's priority): a listener of our own to mark it cost the first load 270 bytes more.
  */
 function positionKey(location: Location): string {
   return (window.event?.type === "pagehide" && keyOnScreen) || location.key;

@@ -2,7 +2,7 @@ import { browserTimeZone, whenIdle, zoneAskedOffMainThread } from "./use-visitor
 
 /**
  * The browser's zone, asked off the main thread. The first `Intl.DateTimeFormat` of a page's process sets up
- * the browser's time-zone and date data (ICU's): 150-180 ms of a phone's main thread (Chromium's 4x slowdown),
+ * the browser's time-zone and date data (ICU's): 125-212 ms of a phone's main thread (Chromium's 4x slowdown),
  * 40 ms of a desktop's, which a tap would wait for. Those caches are the renderer process's, shared by its
  * threads, so a short-lived worker that asks for the zone sets them up for the page: measured at 4x
  * (2026-11-29), the main thread's first format after it took 3-12 ms (another locale or zone afterwards costs
