@@ -82,7 +82,7 @@ test.describe("/messages in use", () => {
     await expect(page.getByText("Your message was not posted: 2 fields need correcting.")).toBeVisible();
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
-      const results = await axe(page).analyze();
+      const results = await (await axe(page)).analyze();
       expect(results.violations, `axe, ${colorScheme} mode`).toEqual([]);
     }
   });
