@@ -4,9 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     // One file per core, Vitest's default (`maxWorkers` left out): four at once on two cores cost more CPU for no
-    // shorter run where it counts. Measured alone, 2026-11-30: the platform's workerd suite 95-98 CPU seconds with
-    // two, 109-127 with four; the root's Worker suite 37-39 against 46-55, and no slower. `npm test` runs two
-    // suites side by side on a CPU that is already full, so the CPU is what a run waits on.
+    // shorter run. Measured alone, 2026-11-30: the Worker suite 37-39 CPU seconds with two at once, 46-55 with four,
+    // and no slower.
     // Each file's modules are not imported afresh for it (the platform's suites measured 40% faster so): no file
     // leaves state behind.
     isolate: false,

@@ -71,7 +71,7 @@ function addMigration(root: string): void {
  * The suites that do not depend on the product, left out in the copy: the platform's own suite (the same there, run
  * once beside) and create-product (a product made from the package's template, the same there).
  */
-const NOT_THE_PRODUCTS = ["test:platform", "test:create-product"];
+const NOT_THE_PRODUCTS = ["test:platform:checks", "test:platform:served", "test:create-product"];
 
 /**
  * The suites a bare `npm test` runs in the copy (scripts/test-all.ts --list), but NOT_THE_PRODUCTS: test:boundary is

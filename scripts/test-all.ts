@@ -14,18 +14,21 @@ import { copyRepository } from "./repository-copy.ts";
  * rather than run into a confusing second failure.
  *
  * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
- * and its generated types, one at a time, then `test:boundary` (a copy without the reference, where the script
- * tests run while the reference is here), `test:create-product` (a product made in a folder outside this one) and
- * the checkout's Worker suite. The side lane holds the platform's own suite, from the start, in a copy of its own
- * (it shares nothing with the product's suites, and it is the longest: its Chromium tests alone about 400 s). With
- * two lanes, each browser suite runs one test at a time (BROWSER_TEST_WORKERS in the package's
- * src/testing/chromium.ts): two per suite put four Chromium tests on two cores.
+ * and its generated types, one at a time (the platform package's lint, type-check and unit suite among them: they
+ * need no build), then `test:boundary` (a copy without the reference, where the script tests run while the
+ * reference is here), `test:create-product` (a product made in a folder outside this one) and the checkout's Worker
+ * suite. The side lane holds the rest of the platform's own suite (its fixture's build, then its workerd and
+ * Chromium suites), from the start, in a copy of its own (it shares nothing with the product's suites, and it is the
+ * longest: its Chromium tests alone about 400 s). With two lanes, each browser suite runs one test at a time
+ * (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per suite put four Chromium tests on two cores.
  * Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the platform's, 646-712 s
  * (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with the Worker suite
- * moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on the CPU, so
- * only less work shortens it now. Arrangements that did worse: the platform's suite after the checkout's (in the
- * boundary's copy), which left it alone for its last five minutes (671-802 s); the boundary beside the checkout's
- * suites from the start, every suite two to three times slower (873 s).
+ * moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on the CPU, so only
+ * less work shortens it now. 2026-11-30, with less work (axe evaluated once per page, Vitest's workers one per core),
+ * the main lane ended at 561 s and the side lane at 716 s: the platform's lint, type-check and unit suite (about 60 s)
+ * moved to the main lane. Arrangements that did worse: the platform's suite after the checkout's (in the boundary's
+ * copy), which left it alone for its last five minutes (671-802 s); the boundary beside the checkout's suites from the
+ * start, every suite two to three times slower (873 s).
  * Side by side, every test is slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
@@ -72,6 +75,8 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "lint" },
   { script: "build", check: quietBuild },
   { script: "test:unit" },
+  // The platform package's lint, type-check and unit suite: they need no build (its fixture's is the side lane's).
+  { script: "test:platform:checks" },
   { script: "test:e2e", needs: ["build"] },
   { script: "deploy:check", needs: ["build"] },
 ];
@@ -89,10 +94,10 @@ const AFTER_THE_CHECKOUT: readonly Suite[] = [
 
 /** Beside the main lane, from the start. */
 const SIDE_LANE: readonly Suite[] = [
-  // The platform's own suite (type-check, lint, unit, workerd, Chromium) against its fixture: it needs nothing of
-  // the product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so it is the same
-  // suite here as in a copy without the reference.
-  { script: "test:platform", inCopy: true },
+  // The platform's own suites against its fixture (its build, then workerd and Chromium): they need nothing of the
+  // product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so they are the same here as
+  // in a copy without the reference.
+  { script: "test:platform:served", inCopy: true },
   // The npm scripts as a developer runs them (mostly process starts). While the reference product is here they run
   // in the boundary's copy, a product after the step with a page and a migration of its own: the same scripts, with
   // a product's first migration to apply (scripts/platform-boundary.ts). The only suite that opens the local

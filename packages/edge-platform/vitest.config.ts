@@ -4,10 +4,8 @@ import { defineConfig } from "vitest/config";
 // from the fixture's vite.config.ts, they run in Node, not through the app's Vite plugins.
 export default defineConfig({
   test: {
-    // One file per core, Vitest's default (`maxWorkers` left out): four at once on two cores cost more CPU for no
-    // shorter run where it counts. Measured alone, 2026-11-30: the platform's workerd suite 95-98 CPU seconds with
-    // two, 109-127 with four; the root's Worker suite 37-39 against 46-55, and no slower. `npm test` runs two
-    // suites side by side on a CPU that is already full, so the CPU is what a run waits on.
+    // One file per core, Vitest's default (`maxWorkers` left out), but for the workerd suite (below). Measured
+    // alone, 2026-11-30: the unit suite 30-32 CPU seconds with two at once, 34-38 with four, and no slower.
     // Each file's modules are not imported afresh for it: importing them was 29% of the workerd suite's time (107 s
     // of it, against 64 s without), and no file leaves state behind (each stops the servers it starts, and a file
     // that stubs a global restores it).
@@ -27,6 +25,12 @@ export default defineConfig({
           // Against the fixture app (fixture/, built into fixture/build): passes whatever a product's routes hold.
           name: "platform",
           include: ["tests/platform/**/*.test.ts"],
+          // Four files at once: its files mostly wait on workerd, and the suite is on the longest lane of `npm test`
+          // (scripts/test-all.ts), where its time counts whole. In a clean-clone run (2026-11-30) it took 231 s with
+          // two at once and 145 s with four, for 10-25% more CPU (109-127 CPU seconds against 95-98, alone).
+          maxWorkers: 4,
+          // Its own group, after the unit suite's: Vitest runs projects with different `maxWorkers` in separate groups.
+          sequence: { groupOrder: 1 },
           environment: "node",
           hookTimeout: 60_000,
           testTimeout: 30_000,
