@@ -209,7 +209,8 @@ async function runLane(lane: readonly Suite[]): Promise<void> {
       ended.get(suite.script)?.resolve();
       continue;
     }
-    const copy = suite.inCopy ? copyRepository(suite.script.replace(":", "-")) : undefined;
+    // No colon in the copy's path: Vite cannot load a module whose path has one (test:platform:served's did).
+    const copy = suite.inCopy ? copyRepository(suite.script.replaceAll(":", "-")) : undefined;
     console.log(`\n── npm run ${suite.script}: started at ${elapsed()}${copy ? `, in ${copy}` : ""} ──`);
     const start = performance.now();
     const { code, output: printed } = await run(suite.script, copy);
