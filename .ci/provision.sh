@@ -89,11 +89,14 @@ provision_chromium() {
 }
 
 install_dependencies() {
-  # npm ci whenever the lockfile changed since the last install (always, on a fresh clone).
+  # npm ci whenever the lockfile changed since the last install (always, on a fresh clone). `$1` = "no-scripts":
+  # without the project's `postinstall` (`npm run typegen`), for a run whose first step generates the same types.
   local stamp="node_modules/.ci-lockfile.sha256" want
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    npm ci --no-audit --no-fund
+    local scripts=()
+    [ "${1:-}" = no-scripts ] && scripts=(--ignore-scripts)
+    npm ci --no-audit --no-fund "${scripts[@]}"
     echo "$want" >"$stamp"
   fi
 }
