@@ -19,7 +19,7 @@ import { copyRepository } from "./repository-copy.ts";
  * reference is here), `test:create-product` (a product made in a folder outside this one) and the checkout's Worker
  * suite. The side lane holds the rest of the platform's own suite (its fixture's build, then its workerd and
  * Chromium suites), from the start, in a copy of its own (it shares nothing with the product's suites, and it is the
- * longest: its Chromium tests alone about 400 s). With two lanes, each browser suite runs one test at a time
+ * longest: its Chromium tests alone about 400 s), then the checkout's unit suite and deploy dry run. With two lanes, each browser suite runs one test at a time
  * (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per suite put four Chromium tests on two cores.
  * Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the platform's, 646-712 s
  * (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with the Worker suite
@@ -74,11 +74,9 @@ const CHECKOUT_LANE: readonly Suite[] = [
   { script: "typecheck" },
   { script: "lint" },
   { script: "build", check: quietBuild },
-  { script: "test:unit" },
   // The platform package's lint, type-check and unit suite: they need no build (its fixture's is the side lane's).
   { script: "test:platform:checks" },
   { script: "test:e2e", needs: ["build"] },
-  { script: "deploy:check", needs: ["build"] },
 ];
 
 /** The checkout's suites, then these, in the same lane. */
@@ -98,6 +96,10 @@ const SIDE_LANE: readonly Suite[] = [
   // product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so they are the same here as
   // in a copy without the reference.
   { script: "test:platform:served", inCopy: true },
+  // Two of the checkout's short suites, where the lanes end about even (2026-11-30: the main lane ended 58 s after
+  // this one without them).
+  { script: "test:unit" },
+  { script: "deploy:check", needs: ["build"] },
   // The npm scripts as a developer runs them (mostly process starts). While the reference product is here they run
   // in the boundary's copy, a product after the step with a page and a migration of its own: the same scripts, with
   // a product's first migration to apply (scripts/platform-boundary.ts). The only suite that opens the local
