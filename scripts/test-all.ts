@@ -13,22 +13,25 @@ import { copyRepository } from "./repository-copy.ts";
  * reported and the rest still run. A suite that needs a step which failed (the build, say) is reported as not run
  * rather than run into a confusing second failure.
  *
- * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build
- * and its generated types, one at a time (the platform package's lint, type-check and unit suite among them: they
- * need no build), then `test:boundary` (a copy without the reference, where the script tests run while the
- * reference is here), `test:create-product` (a product made in a folder outside this one) and the checkout's Worker
- * suite. The side lane holds the rest of the platform's own suite (its fixture's build, then its workerd and
- * Chromium suites), from the start, in a copy of its own (it shares nothing with the product's suites, and it is the
- * longest: its Chromium tests alone about 400 s), then the checkout's unit suite and deploy dry run. With two lanes, each browser suite runs one test at a time
- * (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per suite put four Chromium tests on two cores.
- * Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the platform's, 646-712 s
- * (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with the Worker suite
- * moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on the CPU, so only
- * less work shortens it now. 2026-11-30, with less work (axe evaluated once per page, Vitest's workers one per core),
- * the main lane ended at 561 s and the side lane at 716 s: the platform's lint, type-check and unit suite (about 60 s)
- * moved to the main lane. Arrangements that did worse: the platform's suite after the checkout's (in the boundary's
- * copy), which left it alone for its last five minutes (671-802 s); the boundary beside the checkout's suites from the
- * start, every suite two to three times slower (873 s).
+ * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build and
+ * its generated types, one at a time (the platform package's lint, type-check and unit suite among them: they need no
+ * build), then `test:boundary` (a copy without the reference, where the script tests run while the reference is here),
+ * `test:create-product` (a product made in a folder outside this one) and the checkout's Worker suite. The side lane
+ * holds the rest of the platform's own suite (its fixture's build, then its workerd and Chromium suites), from the
+ * start, in a copy of its own (it shares nothing with the product's suites, and it is the longest: its Chromium tests
+ * alone about 400 s), then the checkout's unit suite and deploy dry run. With two lanes, each browser suite runs one
+ * test at a time (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per suite put four Chromium tests
+ * on two cores. Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the
+ * platform's, 646-712 s (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with
+ * the Worker suite moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on
+ * the CPU, so only less work shortens it now. 2026-11-30, with less work (axe evaluated once per page, Vitest's workers
+ * one per core), the main lane ended at 561 s and the side lane at 716 s: the platform's lint, type-check and unit
+ * suite (about 60 s) moved to the main lane, the checkout's unit suite and deploy dry run to the side lane. Clean-clone
+ * runs: 637 s with those two still in the main lane (1,118 CPU seconds in the suites), then 701 s with them moved and
+ * the install's typegen skipped (1,232): nearly the same work, whose CPU time differed by a tenth; these machines vary
+ * that much from run to run, so one run cannot rank two arrangements this close. Arrangements that did worse: the
+ * platform's suite after the checkout's (in the boundary's copy), which left it alone for its last five minutes
+ * (671-802 s); the boundary beside the checkout's suites from the start, every suite two to three times slower (873 s).
  * Side by side, every test is slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
