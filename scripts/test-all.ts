@@ -27,11 +27,12 @@ import { copyRepository } from "./repository-copy.ts";
  * the CPU, so only less work shortens it now. 2026-11-30, with less work (axe evaluated once per page, Vitest's workers
  * one per core), the main lane ended at 561 s and the side lane at 716 s: the platform's lint, type-check and unit
  * suite (about 60 s) moved to the main lane, the checkout's unit suite and deploy dry run to the side lane. Clean-clone
- * runs: 637 s with those two still in the main lane (1,118 CPU seconds in the suites), then 701 s with them moved and
- * the install's typegen skipped (1,232): nearly the same work, whose CPU time differed by a tenth; these machines vary
- * that much from run to run, so one run cannot rank two arrangements this close. Arrangements that did worse: the
- * platform's suite after the checkout's (in the boundary's copy), which left it alone for its last five minutes
- * (671-802 s); the boundary beside the checkout's suites from the start, every suite two to three times slower (873 s).
+ * runs: 637 s with those two still in the main lane (1,118 CPU seconds in the suites), then 701 s and 757 s with them
+ * moved and the install's typegen skipped (1,232 and 1,327): nearly the same work, whose CPU time differed by up to a
+ * fifth; these machines vary that much from run to run, so one run cannot rank two arrangements this close.
+ * Arrangements that did worse: the platform's suite after the checkout's (in the boundary's copy), which left it alone
+ * for its last five minutes (671-802 s); the boundary beside the checkout's suites from the start, every suite two to
+ * three times slower (873 s).
  * Side by side, every test is slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
