@@ -7,6 +7,7 @@ import {
   type UNSAFE_RouteModules as RouteModules,
 } from "react-router";
 import { pageDataUrl } from "../single-fetch";
+import { memoize } from "../visitor/memo";
 
 /**
  * Everything the navigation code knows about React Router beyond its public API, in one place
@@ -138,9 +139,30 @@ export function pageDataUrlFor(internals: RouterInternals, target: URL): string 
 
 function matchesFor({ router }: RouterInternals, target: URL) {
   const page = target.pathname + target.search + target.hash;
-  const next = matchRoutes(router.routes, page, router.basename) ?? [];
-  return { page, next, current: router.state.matches };
+  return { page, next: routeMatches(router, target.pathname), current: router.state.matches };
 }
+
+/**
+ * React Router's `matchRoutes` for a path of this router's routes, remembered by path (visitor/memo.ts): each
+ * call flattens and ranks every route and compiles their patterns again, and the navigation code asks it about
+ * the same few paths again and again (each link's code, data and stale time when it is prefetched, then again
+ * when it is clicked). On the reference product's `/`, on a 4x slower CPU, that was about 50 ms of the main
+ * thread in each load (packages/edge-platform/docs/PERFORMANCE.md, "What a tap costs"). The routes do not
+ * change once hydrated (route discovery "initial": src/vite/react-router-config.ts); a router whose routes
+ * were replaced gets a new memo.
+ */
+function routeMatches(router: DataRouter, pathname: string): DataRouteMatch[] {
+  let matches = matchesByRoutes.get(router.routes);
+  if (!matches) {
+    const { routes, basename } = router;
+    matches = memoize(REMEMBERED_PATHS, (path) => matchRoutes(routes, path, basename) ?? []);
+    matchesByRoutes.set(routes, matches);
+  }
+  return matches(pathname);
+}
+const matchesByRoutes = new WeakMap<DataRouter["routes"], (pathname: string) => DataRouteMatch[]>();
+/** More paths than a page links to, so that a page's links are matched once each. */
+const REMEMBERED_PATHS = 200;
 
 /** A match the page shown does not have: another route at its depth, other params, another splat. */
 function isNewMatch(match: DataRouteMatch, shown: DataRouteMatch | undefined): boolean {
@@ -153,12 +175,12 @@ function isNewMatch(match: DataRouteMatch, shown: DataRouteMatch | undefined): b
 
 /** The ids of the routes `pathname` matches, root first (what a route's name is made of). */
 export function matchedRouteIds({ router }: RouterInternals, pathname: string): string[] {
-  return (matchRoutes(router.routes, pathname, router.basename) ?? []).map(({ route }) => route.id);
+  return routeMatches(router, pathname).map(({ route }) => route.id);
 }
 
 /** The deepest route `pathname` matches (which tells whether the page is static). */
 export function leafRouteId({ router }: RouterInternals, pathname: string): string | undefined {
-  return matchRoutes(router.routes, pathname, router.basename)?.at(-1)?.route.id;
+  return routeMatches(router, pathname).at(-1)?.route.id;
 }
 
 /**
@@ -196,7 +218,7 @@ export function holdRouteModules(internals: RouterInternals, pathname: string): 
 }
 
 function missingRoutes({ router, manifest, routeModules }: RouterInternals, pathname: string) {
-  return (matchRoutes(router.routes, pathname, router.basename) ?? []).flatMap(({ route }) => {
+  return routeMatches(router, pathname).flatMap(({ route }) => {
     const entry = manifest.routes[route.id];
     return entry && !(route.id in routeModules) ? [{ id: route.id, url: entry.module }] : [];
   });
