@@ -13,26 +13,21 @@ import { copyRepository } from "./repository-copy.ts";
  * reported and the rest still run. A suite that needs a step which failed (the build, say) is reported as not run
  * rather than run into a confusing second failure.
  *
- * The suites come in two lanes, run side by side. The main lane holds the checkout's suites, which share its build and
- * its generated types, one at a time (the platform package's lint, type-check and unit suite among them: they need no
- * build), then `test:boundary` (a copy without the reference, where the script tests run while the reference is here),
- * `test:create-product` (a product made in a folder outside this one) and the checkout's Worker suite. The side lane
- * holds the rest of the platform's own suite (its fixture's build, then its workerd and Chromium suites), from the
- * start, in a copy of its own (it shares nothing with the product's suites, and it is the longest: its Chromium tests
- * alone about 400 s), then the checkout's unit suite and deploy dry run. With two lanes, each browser suite runs one
- * test at a time (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per suite put four Chromium tests
- * on two cores. Measured in clean clones, 2026-11-29: two browser tests per suite, the Worker suite after the
- * platform's, 646-712 s (six runs, 1,284-1,398 CPU seconds, the CPU 94-96% busy); one per suite, 664 s, then 654 s with
- * the Worker suite moved to the main lane (1,224 and 1,243 CPU seconds; the lanes ended 34 s apart). The run waits on
- * the CPU, so only less work shortens it now. 2026-11-30, with less work (axe evaluated once per page, Vitest's workers
- * one per core), the main lane ended at 561 s and the side lane at 716 s: the platform's lint, type-check and unit
- * suite (about 60 s) moved to the main lane, the checkout's unit suite and deploy dry run to the side lane. Clean-clone
- * runs: 637 s with those two still in the main lane (1,118 CPU seconds in the suites), then 701 s and 757 s with them
- * moved and the install's typegen skipped (1,232 and 1,327): nearly the same work, whose CPU time differed by up to a
- * fifth; these machines vary that much from run to run, so one run cannot rank two arrangements this close.
- * Arrangements that did worse: the platform's suite after the checkout's (in the boundary's copy), which left it alone
- * for its last five minutes (671-802 s); the boundary beside the checkout's suites from the start, every suite two to
- * three times slower (873 s).
+ * The suites run in two lanes, side by side. One lane starts with the checkout's suites, which share its build and
+ * its generated types, one at a time (the platform package's lint, type-check and unit suite among them: they need
+ * no build). The other starts with the rest of the platform's own suite (its fixture's build, then its workerd and
+ * Chromium suites), in a copy of its own (it shares nothing with the product's suites, and it is the longest: its
+ * Chromium tests alone about 400 s). Then each lane takes the next of the suites left (EITHER_LANE, the longest
+ * first: `test:boundary`, a copy without the reference where the script tests run while the reference is here;
+ * `test:create-product`, a product made in a folder outside this one; the checkout's Worker and unit suites and
+ * deploy dry run) until none is left, so the lanes end within a short suite of each other. With two lanes, each
+ * browser suite runs one test at a time (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts): two per
+ * suite put four Chromium tests on two cores. The run waits on the CPU (94-96% busy in clean clones), so only less
+ * work shortens it much. Measured in clean clones: the same work's CPU time varies by up to a fifth from run to run
+ * (2026-11-30: 1,118-1,327 CPU seconds), and lanes of fixed suites ended 34-155 s apart. Arrangements that did
+ * worse: two browser tests per suite (646-712 s, 2026-11-29, against 654-664 with one); the platform's suite after
+ * the checkout's, which left it alone for its last five minutes (671-802 s); the boundary beside the checkout's
+ * suites from the start, every suite two to three times slower (873 s).
  * Side by side, every test is slower, so no test's time limit measures speed (benchmarks do, under bench/): a limit
  * catches a hang, with room for a busy machine (a server start 90 s, a browser test 60 s, a wait for the page 10 s).
  *
@@ -73,46 +68,46 @@ function quietBuild(output: string): string | undefined {
   return warnings.length > 0 ? `it printed warnings nobody can act on:\n${warnings.join("\n")}` : undefined;
 }
 
-/** The checkout's suites, in the order they run: the quick checks first, the browser suites last but one. */
+/** The checkout's suites, in the order they run: the quick checks first, the browser suite last. */
 const CHECKOUT_LANE: readonly Suite[] = [
   { script: "typecheck" },
   { script: "lint" },
   { script: "build", check: quietBuild },
-  // The platform package's lint, type-check and unit suite: they need no build (its fixture's is the side lane's).
+  // The platform package's lint, type-check and unit suite: they need no build (test:platform:served builds its
+  // fixture).
   { script: "test:platform:checks" },
   { script: "test:e2e", needs: ["build"] },
 ];
 
-/** The checkout's suites, then these, in the same lane. */
-const AFTER_THE_CHECKOUT: readonly Suite[] = [
-  // In a copy of this repository: the step that replaces the reference product with one page, a page and a first
-  // migration added, and the product's suites there (typecheck to deploy:check, and the script tests).
-  { script: "test:boundary", reference: "while it is here" },
-  // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
-  { script: "test:create-product" },
-  // The checkout's Worker suite, where the lanes end about even: it needs only the checkout's build.
-  { script: "test:worker", needs: ["build"] },
-];
-
-/** Beside the main lane, from the start. */
+/** Beside the checkout's suites, from the start. */
 const SIDE_LANE: readonly Suite[] = [
   // The platform's own suites against its fixture (its build, then workerd and Chromium): they need nothing of the
   // product's, and `npm run replace-reference` leaves packages/edge-platform as it is, so they are the same here as
   // in a copy without the reference.
   { script: "test:platform:served", inCopy: true },
-  // Two of the checkout's short suites, where the lanes end about even (2026-11-30: the main lane ended 58 s after
-  // this one without them).
-  { script: "test:unit" },
-  { script: "deploy:check", needs: ["build"] },
+];
+
+/**
+ * Taken, in this order (the longest first), by whichever lane is free: the lanes end within a short suite of
+ * each other whatever this machine's speed that day. Fixed lanes ended 34-155 s apart from one run to the next.
+ */
+const EITHER_LANE: readonly Suite[] = [
+  // In a copy of this repository: the step that replaces the reference product with one page, a page and a first
+  // migration added, and the product's suites there (typecheck to deploy:check, and the script tests).
+  { script: "test:boundary", reference: "while it is here" },
+  // A product repository made by `npm run create-product` outside this one: npm ci, test, start, dev.
+  { script: "test:create-product" },
   // The npm scripts as a developer runs them (mostly process starts). While the reference product is here they run
   // in the boundary's copy, a product after the step with a page and a migration of its own: the same scripts, with
   // a product's first migration to apply (scripts/platform-boundary.ts). The only suite that opens the local
   // database (the browser and Worker suites use one in memory).
   { script: "test:scripts", needs: ["build"], reference: "once it is replaced" },
+  { script: "test:worker", needs: ["build"] },
+  { script: "deploy:check", needs: ["build"] },
+  { script: "test:unit" },
 ];
 
-const MAIN_LANE: readonly Suite[] = [...CHECKOUT_LANE, ...AFTER_THE_CHECKOUT];
-const SUITES = [...MAIN_LANE, ...SIDE_LANE];
+const SUITES = [...CHECKOUT_LANE, ...SIDE_LANE, ...EITHER_LANE];
 
 type Outcome = {
   script: string;
@@ -166,17 +161,14 @@ const referenceHere = hasReference(resolve(import.meta.dirname, ".."));
 /** Whether a bare `npm test` runs the suite here (see Suite.reference). */
 const runsHere = (suite: Suite) =>
   suite.reference === undefined || (suite.reference === "while it is here") === referenceHere;
-const lanes = [MAIN_LANE, SIDE_LANE].map((lane) =>
-  chosen.length === 0 ? lane.filter(runsHere) : lane.filter((suite) => chosen.includes(suite.script)),
-);
+const scheduled = (suites: readonly Suite[]) =>
+  chosen.length === 0 ? suites.filter(runsHere) : suites.filter((suite) => chosen.includes(suite.script));
+const lanes = [CHECKOUT_LANE, SIDE_LANE].map(scheduled);
+/** What is left for whichever lane is free (EITHER_LANE), taken from the front. */
+const either = scheduled(EITHER_LANE);
 // `npm test -- --list`: the suites this run would run, one per line, and nothing else (test:boundary reads it).
 if (listOnly) {
-  console.log(
-    lanes
-      .flat()
-      .map((suite) => suite.script)
-      .join("\n"),
-  );
+  console.log([...lanes.flat(), ...either].map((suite) => suite.script).join("\n"));
   process.exit(0);
 }
 for (const suite of chosen.length === 0 ? SUITES.filter((suite) => !runsHere(suite)) : [])
@@ -186,11 +178,13 @@ for (const suite of chosen.length === 0 ? SUITES.filter((suite) => !runsHere(sui
       : `${suite.script}: run in test:boundary's copy, while the reference product is here`,
   );
 
-// Two lanes at once: each browser suite runs one test at a time (BROWSER_TEST_WORKERS in the package's
-// src/testing/chromium.ts), the other lane's work using the other core.
-const suiteEnvironment = lanes.every((lane) => lane.length > 0)
-  ? { ...process.env, BROWSER_TESTS_SHARE_THE_CPU: "1" }
-  : process.env;
+// Two lanes at once (two suites or more to run, each lane taking the next that is left): each browser suite runs one
+// test at a time (BROWSER_TEST_WORKERS in the package's src/testing/chromium.ts), the other lane's work using the
+// other core.
+const suiteEnvironment =
+  lanes.filter((lane) => lane.length > 0).length + either.length >= 2
+    ? { ...process.env, BROWSER_TESTS_SHARE_THE_CPU: "1" }
+    : process.env;
 
 const outcomes: Outcome[] = [];
 const started = performance.now();
@@ -198,43 +192,47 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
 /** Each scheduled suite's end, so that a suite in one lane can wait for what it needs from the other. */
 const ended = new Map<string, { promise: Promise<void>; resolve: () => void }>(
-  lanes.flat().map((suite) => {
+  [...lanes.flat(), ...either].map((suite) => {
     const { promise, resolve } = Promise.withResolvers<void>();
     return [suite.script, { promise, resolve }];
   }),
 );
 
+/** A lane's own suites, then those left for either lane, one at a time, until none is left. */
 async function runLane(lane: readonly Suite[]): Promise<void> {
-  for (const suite of lane) {
-    await Promise.all((suite.needs ?? []).map((need) => ended.get(need)?.promise));
-    const failedNeed = suite.needs?.find((need) =>
-      outcomes.some((outcome) => outcome.script === need && outcome.result !== "passed"),
-    );
-    if (failedNeed) {
-      outcomes.push({ script: suite.script, result: "not run", seconds: 0, note: `${failedNeed} failed` });
-      ended.get(suite.script)?.resolve();
-      continue;
-    }
-    // No colon in the copy's path: Vite cannot load a module whose path has one (test:platform:served's did).
-    const copy = suite.inCopy ? copyRepository(suite.script.replaceAll(":", "-")) : undefined;
-    console.log(`\n── npm run ${suite.script}: started at ${elapsed()}${copy ? `, in ${copy}` : ""} ──`);
-    const start = performance.now();
-    const { code, output: printed } = await run(suite.script, copy);
-    const problem = code === 0 ? suite.check?.(printed) : undefined;
-    const output = problem === undefined ? printed : `${printed}\n${suite.script}: ${problem}`;
-    const passed = code === 0 && problem === undefined;
-    const outcome: Outcome = {
-      script: suite.script,
-      result: passed ? "passed" : "failed",
-      seconds: (performance.now() - start) / 1000,
-      output: passed ? undefined : output,
-    };
-    outcomes.push(outcome);
-    if (copy && passed) rmSync(copy, { recursive: true, force: true });
-    else if (copy) outcome.note = `its copy kept at ${copy}`;
+  for (const suite of lane) await runSuite(suite);
+  for (let suite = either.shift(); suite !== undefined; suite = either.shift()) await runSuite(suite);
+}
+
+async function runSuite(suite: Suite): Promise<void> {
+  await Promise.all((suite.needs ?? []).map((need) => ended.get(need)?.promise));
+  const failedNeed = suite.needs?.find((need) =>
+    outcomes.some((outcome) => outcome.script === need && outcome.result !== "passed"),
+  );
+  if (failedNeed) {
+    outcomes.push({ script: suite.script, result: "not run", seconds: 0, note: `${failedNeed} failed` });
     ended.get(suite.script)?.resolve();
-    console.log(`\n── npm run ${suite.script}: ${outcome.result} at ${elapsed()} ──\n${output}`);
+    return;
   }
+  // No colon in the copy's path: Vite cannot load a module whose path has one (test:platform:served's did).
+  const copy = suite.inCopy ? copyRepository(suite.script.replaceAll(":", "-")) : undefined;
+  console.log(`\n── npm run ${suite.script}: started at ${elapsed()}${copy ? `, in ${copy}` : ""} ──`);
+  const start = performance.now();
+  const { code, output: printed } = await run(suite.script, copy);
+  const problem = code === 0 ? suite.check?.(printed) : undefined;
+  const output = problem === undefined ? printed : `${printed}\n${suite.script}: ${problem}`;
+  const passed = code === 0 && problem === undefined;
+  const outcome: Outcome = {
+    script: suite.script,
+    result: passed ? "passed" : "failed",
+    seconds: (performance.now() - start) / 1000,
+    output: passed ? undefined : output,
+  };
+  outcomes.push(outcome);
+  if (copy && passed) rmSync(copy, { recursive: true, force: true });
+  else if (copy) outcome.note = `its copy kept at ${copy}`;
+  ended.get(suite.script)?.resolve();
+  console.log(`\n── npm run ${suite.script}: ${outcome.result} at ${elapsed()} ──\n${output}`);
 }
 
 await Promise.all(lanes.map(runLane));
