@@ -65,12 +65,24 @@ chromium_install_start() {
   CHROMIUM_INSTALL_LOG="$(mktemp)"
   chromium_install >"$CHROMIUM_INSTALL_LOG" 2>&1 &
   CHROMIUM_INSTALL_PID=$!
+  # If the run stops before chromium_install_wait (a failed `npm ci`), it still waits for apt to finish: killed,
+  # apt could leave dpkg half-done; left running, it outlived the run and held apt's lock.
+  trap 'chromium_install_wait_on_exit' EXIT
+}
+
+chromium_install_wait_on_exit() {
+  if [ -n "$CHROMIUM_INSTALL_PID" ]; then
+    echo "Waiting for the Chromium install begun beside npm ci to finish" >&2
+    wait "$CHROMIUM_INSTALL_PID" 2>/dev/null || true
+    rm -f "$CHROMIUM_INSTALL_LOG"
+  fi
 }
 
 # Waits for the install chromium_install_start began (its output printed, and its failure the run's), then
 # says which Chromium the tests use.
 chromium_install_wait() {
   if [ -n "$CHROMIUM_INSTALL_PID" ]; then
+    trap - EXIT
     local status=0
     wait "$CHROMIUM_INSTALL_PID" || status=$?
     cat "$CHROMIUM_INSTALL_LOG"
