@@ -1,7 +1,8 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { basename, join, relative, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { freePort, type RawResponse, rawRequest } from "../../../src/testing/index.ts";
 import {
@@ -28,6 +29,10 @@ const { unstable_readConfig } = await import("wrangler");
  * tests/scripts/local-servers.test.ts and, in a product made from the template, by tests/scripts/create-product.test.ts.
  */
 const FIXTURE = resolve(import.meta.dirname, "../../../fixture");
+const WRANGLER_BIN = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin/wrangler.js",
+);
 /** A dev server's first start compiles and optimises dependencies: on a busy two-core machine, a minute. */
 const DEV_SERVER_START_MS = 120_000;
 
@@ -182,13 +187,15 @@ test.describe("D1 migrations written while npm run dev runs", () => {
 
   /**
    * `wrangler d1 execute` on the local database the dev server uses (in the fixture's `.wrangler/state`, named as
-   * the migrations are: npx runs in the package's folder, not this one), its rows as JSON.
+   * the migrations are), its rows as JSON. Wrangler's own bin, as src/vite/dev-d1-migrations.ts runs it: npx would
+   * start an npm process first.
    */
   async function execute(command: string): Promise<unknown> {
     const { stdout } = await promisify(execFile)(
-      "npx",
+      process.execPath,
       [
-        ...["wrangler", "d1", "execute", binding, "--local", "--json", "--command", command],
+        WRANGLER_BIN,
+        ...["d1", "execute", binding, "--local", "--json", "--command", command],
         ...["--config", join(FIXTURE, "wrangler.toml"), "--persist-to", join(FIXTURE, ".wrangler/state")],
       ],
       { cwd: FIXTURE },
