@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { warningsNobodyCanActOn } from "../tests/scripts/run-script.ts";
@@ -115,6 +115,8 @@ type Outcome = {
   script: string;
   result: "passed" | "failed" | "not run";
   seconds: number;
+  /** The CPU time its processes used (childrenCpuSeconds), where known. */
+  cpuSeconds?: number;
   note?: string;
   output?: string;
 };
@@ -128,7 +130,30 @@ const FAILURE_LINE =
 const FAILURE_LINES_KEPT = 40;
 const LAST_LINES_KEPT = 25;
 
-function run(script: string, cwd?: string): Promise<{ code: number; output: string }> {
+/**
+ * The CPU seconds used so far by this process's ended children and everything they waited for (Linux's cutime and
+ * cstime in /proc/self/stat, in the kernel's USER_HZ ticks, 100 a second), or undefined where there is no /proc.
+ * The run waits on the CPU, so each suite's CPU time says where to look for a shorter run: its wall time depends on
+ * what the other lane ran beside it.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    // Fields 16 and 17 of proc(5), counted from the state (field 3) after the command's name.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The children's CPU time when the last suite ended: a suite's own is what was added by the time it ends (the other
+ * lane's suite, still running, is not counted until it ends too). Two suites ending within the same tick of the event
+ * loop would share one figure; with suites minutes long, that has not been seen.
+ */
+let cpuAtLastEnd = childrenCpuSeconds();
+
+function run(script: string, cwd?: string): Promise<{ code: number; output: string; cpuSeconds?: number }> {
   return new Promise((resolve) => {
     const child = spawn("npm", ["run", script], {
       cwd,
@@ -141,7 +166,13 @@ function run(script: string, cwd?: string): Promise<{ code: number; output: stri
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    let cpuSeconds: number | undefined;
+    child.on("exit", () => {
+      const now = childrenCpuSeconds();
+      cpuSeconds = now !== undefined && cpuAtLastEnd !== undefined ? now - cpuAtLastEnd : undefined;
+      cpuAtLastEnd = now;
+    });
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, cpuSeconds }));
     child.on("error", () => resolve({ code: 1, output }));
   });
 }
@@ -220,7 +251,7 @@ async function runSuite(suite: Suite): Promise<void> {
   const copy = suite.inCopy ? copyRepository(suite.script.replaceAll(":", "-")) : undefined;
   console.log(`\n── npm run ${suite.script}: started at ${elapsed()}${copy ? `, in ${copy}` : ""} ──`);
   const start = performance.now();
-  const { code, output: printed } = await run(suite.script, copy);
+  const { code, output: printed, cpuSeconds } = await run(suite.script, copy);
   const problem = code === 0 ? suite.check?.(printed) : undefined;
   const output = problem === undefined ? printed : `${printed}\n${suite.script}: ${problem}`;
   const passed = code === 0 && problem === undefined;
@@ -228,6 +259,7 @@ async function runSuite(suite: Suite): Promise<void> {
     script: suite.script,
     result: passed ? "passed" : "failed",
     seconds: (performance.now() - start) / 1000,
+    cpuSeconds,
     output: passed ? undefined : output,
   };
   outcomes.push(outcome);
@@ -246,15 +278,18 @@ for (const { script, output } of outcomes) {
 
 const total = (performance.now() - started) / 1000;
 const width = Math.max(...outcomes.map((outcome) => outcome.script.length));
+const cpu = (seconds: number | undefined) =>
+  seconds === undefined ? "" : `  ${seconds.toFixed(0).padStart(5)} CPU s`;
 console.log("\n── npm test: every suite ──");
-for (const { script, result, seconds, note } of outcomes) {
+for (const { script, result, seconds, cpuSeconds, note } of outcomes) {
   console.log(
-    `${script.padEnd(width)}  ${result.padEnd(7)}  ${seconds.toFixed(0).padStart(4)} s${note ? `  (${note})` : ""}`,
+    `${script.padEnd(width)}  ${result.padEnd(7)}  ${seconds.toFixed(0).padStart(4)} s${cpu(cpuSeconds)}${note ? `  (${note})` : ""}`,
   );
 }
 const failed = outcomes.filter((outcome) => outcome.result !== "passed");
+const totalCpu = childrenCpuSeconds();
 console.log(
-  `${"total".padEnd(width)}  ${failed.length === 0 ? "passed " : "FAILED "}  ${total.toFixed(0).padStart(4)} s`,
+  `${"total".padEnd(width)}  ${failed.length === 0 ? "passed " : "FAILED "}  ${total.toFixed(0).padStart(4)} s${cpu(totalCpu)}`,
 );
 if (failed.length > 0) {
   console.error(`\nFailed or not run: ${failed.map((outcome) => outcome.script).join(", ")}`);
