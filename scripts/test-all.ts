@@ -138,9 +138,10 @@ const LAST_LINES_KEPT = 25;
  */
 function childrenCpuSeconds(): number | undefined {
   try {
-    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ").at(1)?.split(" ") ?? [];
     // Fields 16 and 17 of proc(5), counted from the state (field 3) after the command's name.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
   } catch {
     return undefined;
   }
