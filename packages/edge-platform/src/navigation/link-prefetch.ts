@@ -26,6 +26,8 @@ export type LinkPrefetchMode = "none" | "intent" | "viewport" | "render";
 export type LinkFacts = {
   /** The resolved `href` (HTMLAnchorElement.href). */
   href: string;
+  /** The `href` attribute as written: "#main" stays a fragment however the page's URL changes. */
+  written: string | null;
   /** `target`, `download` and `data-prefetch` as written, null when absent. */
   target: string | null;
   download: string | null;
@@ -41,11 +43,14 @@ const INTENT_DELAY_MS = 100;
 
 /**
  * The link's mode. Links a client navigation never follows are "none": another origin (or `mailto:` and
- * the like), a download, a link that opens another browsing context. An unknown `data-prefetch` counts as
- * the default.
+ * the like), a download, a link that opens another browsing context, and a link written as a fragment alone
+ * (the document's skip link, `#main`), which always points into the page shown: its resolved `href` changes with
+ * every navigation, and was then measured as a new target while the next page rendered. An unknown
+ * `data-prefetch` counts as the default.
  */
 export function linkPrefetchMode(link: LinkFacts, pageOrigin: string): LinkPrefetchMode {
   if (link.download !== null) return "none";
+  if (link.written?.startsWith("#")) return "none";
   if (link.target !== null && link.target !== "" && link.target.toLowerCase() !== "_self") return "none";
   let origin: string;
   try {
@@ -62,6 +67,7 @@ function modeOf(anchor: HTMLAnchorElement): LinkPrefetchMode {
   return linkPrefetchMode(
     {
       href: anchor.href,
+      written: anchor.getAttribute("href"),
       target: anchor.getAttribute("target"),
       download: anchor.getAttribute("download"),
       prefetch: anchor.getAttribute("data-prefetch"),

@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, "../../../..");
 const PAGE = "https://app.example";
 
 function link(facts: Partial<LinkFacts>): LinkFacts {
-  return { href: `${PAGE}/about`, target: null, download: null, prefetch: null, ...facts };
+  return { href: `${PAGE}/about`, written: "/about", target: null, download: null, prefetch: null, ...facts };
 }
 
 describe("linkPrefetchMode (packages/edge-platform/docs/contract.md C5: which links the platform prefetches)", () => {
@@ -37,6 +37,18 @@ describe("linkPrefetchMode (packages/edge-platform/docs/contract.md C5: which li
     expect(linkPrefetchMode(link({ download: "" }), PAGE)).toBe("none");
     expect(linkPrefetchMode(link({ target: "_blank" }), PAGE)).toBe("none");
     expect(linkPrefetchMode(link({ href: "not a url" }), PAGE)).toBe("none");
+  });
+
+  test("a link written as a fragment alone (a skip link) points into the page shown: never watched", () => {
+    // Its resolved href is the page's URL with the fragment: it changes with every navigation.
+    expect(linkPrefetchMode(link({ href: `${PAGE}/now#main`, written: "#main" }), PAGE)).toBe("none");
+    expect(
+      linkPrefetchMode(link({ href: `${PAGE}/#main`, written: "#main", prefetch: "render" }), PAGE),
+    ).toBe("none");
+    // A fragment of another page is a navigation to it.
+    expect(linkPrefetchMode(link({ href: `${PAGE}/about#team`, written: "/about#team" }), PAGE)).toBe(
+      "viewport",
+    );
   });
 
   test("a link that stays in this browsing context is prefetched", () => {
