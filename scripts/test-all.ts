@@ -152,8 +152,8 @@ function childrenCpuSeconds(): number | undefined {
 
 /**
  * The children's CPU time when the last suite ended: a suite's own is what was added by the time it ends (the other
- * lane's suite, still running, is not counted until it ends too). Two suites ending within the same tick of the event
- * loop would share one figure; with suites minutes long, that has not been seen.
+ * lane's suite, still running, is not counted until it ends too). Were two suites to end before this process saw either
+ * end, the first seen would be given both figures; with suites minutes long, that has not been seen.
  */
 let cpuAtLastEnd = childrenCpuSeconds();
 
