@@ -32,13 +32,17 @@ type Transaction = {
   contexts?: { trace?: { op?: string; data?: Record<string, unknown> } };
 };
 
-/** Waits until a browser transaction named `name` reached the stand-in: the SDK is loaded and sending. */
-async function waitForTransaction(name: string): Promise<void> {
+/**
+ * Waits until a browser transaction named `name` reached the stand-in: the SDK is loaded and sending. A page
+ * load unless told: the test before may have ended on a navigation to the same route, its transaction sent as
+ * its page closed, after the stand-in was emptied for this test.
+ */
+async function waitForTransaction(name: string, op: "pageload" | "navigation" = "pageload"): Promise<void> {
   await expect
     .poll(
       () =>
         (receivedTransactions(reporting.ingest.received) as Transaction[]).some(
-          (t) => t.transaction === name,
+          (t) => t.transaction === name && t.contexts?.trace?.op === op,
         ),
       {
         timeout: 15_000,
@@ -177,7 +181,10 @@ for (const arrival of ["a document load", "a client navigation"] as const) {
     }
     await expect(page.getByText("The streamed part failed.")).toBeVisible();
     await waitForHydration(page);
-    await waitForTransaction("/failures/streamed");
+    await waitForTransaction(
+      "/failures/streamed",
+      arrival === "a client navigation" ? "navigation" : "pageload",
+    );
     await page.waitForTimeout(1_000);
     const events = receivedEvents(reporting.ingest.received) as {
       tags?: Record<string, string>;
@@ -337,6 +344,52 @@ test("route code that fails to load: the next page reports the fallback, with th
     .toBe(1);
   await page.waitForTimeout(500);
   expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
+});
+
+// A visitor who taps before the page's SDK has loaded: the page being left loads it (an idle callback) while
+// the next document is on its way, and took the report, to unload with it unsent (seen in CI).
+test("route code that fails to load before the SDK did: the page being left keeps the report for the next", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
+  let failed = false;
+  await page.route(/\/assets\/item-[^/]+\.js$/, async (route) => {
+    if (failed) return route.continue();
+    failed = true;
+    await route.fulfill({ status: 404, body: "" });
+  });
+  // The first page's SDK is held until the fallback has asked for the next document, which is held until
+  // that SDK has loaded and run.
+  let leaving = () => {};
+  const left = new Promise<void>((resolve) => {
+    leaving = resolve;
+  });
+  const sdkLoaded = page.waitForResponse(/\/assets\/browser-sentry\.client-[^/]+\.js$/);
+  await page.route(/\/assets\/browser-sentry\.client-[^/]+\.js$/, async (route) => {
+    await left;
+    await route.continue();
+  });
+  await page.route(url("/items/ams"), async (route) => {
+    leaving();
+    await (await sdkLoaded).finished();
+    await page.waitForTimeout(1_000);
+    await route.continue();
+  });
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  void navigateWithRouter(page, "/items/ams").catch(() => {});
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  const [event] = receivedEvents(reporting.ingest.received) as {
+    message?: string;
+    request?: { url?: string };
+    tags?: Record<string, string>;
+  }[];
+  expect(event?.message).toContain("its route code did not load");
+  expect(event?.tags?.["navigation.fallback"]).toBe("route-code-failed");
+  // Sent by the next page, not by the page that was unloading.
+  expect(new URL(event?.request?.url ?? "http://invalid/").pathname).toBe("/items/ams");
 });
 
 test("a traced document's page load continues the server's trace: one trace per visit; the Sentry SDK loads after hydration (so the first-load check above can fail)", async ({
