@@ -1,5 +1,6 @@
 import type { NavigationType } from "react-router";
 import { PREFETCH_CONCURRENCY } from "../constants";
+import { matchedRoute } from "../reporting/browser-reporting";
 import { LinkPrefetcher } from "./link-prefetch";
 import { createNavigationGate, type DataAhead, type Go, type NavigationRequest } from "./navigation-gate";
 import {
@@ -17,6 +18,7 @@ import {
   interceptFetch,
   leafRouteId,
   loadedAssetUrls,
+  matchedRouteIds,
   pageDataUrlFor,
   type RouterInternals,
   routeCodeFor,
@@ -60,7 +62,14 @@ export function installNavigation(shownPath: string, announcerRegionId: string):
   markLoaded(loadedAssetUrls(hydrated));
   const staleTimeOf = (page: string) => prefetchStaleTime(leafRouteId(hydrated, page));
   nativeFetch = interceptFetch(
-    pageDataFetch({ router: hydrated.router, queue, cache: dataCache, ahead: navigationData, staleTimeOf }),
+    pageDataFetch({
+      router: hydrated.router,
+      queue,
+      cache: dataCache,
+      ahead: navigationData,
+      staleTimeOf,
+      routeOf: (page) => matchedRoute(matchedRouteIds(hydrated, page)),
+    }),
   );
   gate = createNavigationGate(hydrated, queue, routeCode, dataAhead);
 }

@@ -2,11 +2,13 @@ import type { DataRouter } from "react-router";
 import { STATIC_ROUTE_IDS } from "../build-config";
 import { PREFETCH_STALE_MS_DYNAMIC, PREFETCH_STALE_MS_STATIC } from "../constants";
 import { streamWithPeeked } from "../http/peeked-stream";
+import { reportAcrossNavigation } from "../reporting/carried-reports";
 import { pageOfDataPath } from "../single-fetch";
 import { isLeaving, navigateFully } from "./navigation-gate";
 import type { PrefetchQueue } from "./prefetch-queue";
 import {
   cancelledByRouter,
+  type FullNavigation,
   isAppDataResponse,
   navigationLoading,
   opensLikePageData,
@@ -170,6 +172,8 @@ type PageDataFetchParts = {
   ahead?: NavigationData;
   /** How long a page's data may be reused (C5): above 0 (static), a navigation's fetch of it is kept. */
   staleTimeOf: (page: string) => number;
+  /** The route of a page as reports name it (`/items/:id`), for the report of a C3 fallback. */
+  routeOf: (page: string) => string;
 };
 
 /**
@@ -182,7 +186,7 @@ type PageDataFetchParts = {
  * and a prefetch asked for while it is on its way joins it instead of asking again. Everything else goes to
  * the network untouched.
  */
-export function pageDataFetch({ router, queue, cache, ahead, staleTimeOf }: PageDataFetchParts) {
+export function pageDataFetch({ router, queue, cache, ahead, staleTimeOf, routeOf }: PageDataFetchParts) {
   return async function fetchPageData(
     nativeFetch: typeof fetch,
     input: RequestInfo | URL,
@@ -206,19 +210,41 @@ export function pageDataFetch({ router, queue, cache, ahead, staleTimeOf }: Page
     if (!navigation) return nativeFetch(input, init);
     const staleTime = staleTimeOf(page);
     const keep = staleTime > 0 ? keepFor(key, staleTime) : ignore;
+    let response: Response | undefined;
     let answer: Response | undefined;
     try {
-      answer = await asPageData(await (ahead?.take(key) ?? nativeFetch(input, init)));
+      response = await (ahead?.take(key) ?? nativeFetch(input, init));
+      answer = await asPageData(response);
     } catch (error) {
       keep(undefined);
       // A later navigation (another click, the back button) took this one's place: not a failure of the
       // page's data, and its target is no longer where the visitor is going. React Router drops the error.
       if (cancelledByRouter(input, init)) throw error;
-      return navigateFully(navigation);
+      return fallBack(page, navigation, response);
     }
     keep(answer?.status === 200 ? answer.clone() : undefined);
-    return answer ?? navigateFully(navigation);
+    return answer ?? fallBack(page, navigation, response);
   };
+
+  /**
+   * C3's full navigation, reported by the tab's next page as C4's is (carried-reports.ts): otherwise invisible,
+   * the page unloads with its navigation incomplete (dropped, C8). A proxy's or a portal's page answered in
+   * place of the data, a deploy whose Worker answers no page data, shows up with what answered: its status and
+   * media type only (`503 text/html`), or `none` when nothing did.
+   */
+  function fallBack(
+    page: string,
+    navigation: FullNavigation,
+    response: Response | undefined,
+  ): Promise<never> {
+    const mediaType = response?.headers.get("content-type")?.split(";")[0]?.trim() || "no media type";
+    reportAcrossNavigation("A navigation fell back to a full page load: its page data could not be fetched", {
+      route: routeOf(page),
+      "navigation.fallback": "page-data-failed",
+      "page-data.answer": response ? `${response.status} ${mediaType}` : "none",
+    });
+    return navigateFully(navigation);
+  }
 
   /** Stores the copy it is given in the cache; until then prefetches of `key` wait for it. */
   function keepFor(key: string, staleTime: number): (copy: Response | undefined) => void {

@@ -97,7 +97,13 @@ describe("the page-data cache keys by what a request depends on: path and query"
 
     // React Router's request for each, through the page's fetch: no navigation in progress (a refresh).
     const router = { state: { navigation: { state: "idle" } } } as unknown as DataRouter;
-    const fetchPageData = pageDataFetch({ router, queue: new PrefetchQueue(5), cache, staleTimeOf: () => 0 });
+    const fetchPageData = pageDataFetch({
+      router,
+      queue: new PrefetchQueue(5),
+      cache,
+      staleTimeOf: () => 0,
+      routeOf: (page) => page,
+    });
     const answer = async (path: string) => (await fetchPageData(nativeFetch, new URL(path, ORIGIN))).text();
     expect(await answer("/glossary.data?letter=b")).toBe('["?letter=b"]');
     expect(await answer("/glossary.data?letter=a")).toBe('["?letter=a"]');
@@ -264,6 +270,7 @@ describe("a navigation's page data asked for ahead (navigation-gate.ts)", () => 
       cache: new PageDataCache(),
       ahead,
       staleTimeOf: () => 0,
+      routeOf: (page) => page,
     });
 
   test("React Router's request for it gets the answer asked for ahead, with no second request", async () => {

@@ -392,6 +392,52 @@ test("route code that fails to load before the SDK did: the page being left keep
   expect(new URL(event?.request?.url ?? "http://invalid/").pathname).toBe("/items/ams");
 });
 
+// C3's fallback, as C4's: the page unloads before it could send anything, so the next page reports it.
+test("page data that cannot be fetched: the next page reports the fallback, with what answered", async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.expect(
+    /Failed to load resource: (net::ERR_CONNECTION_REFUSED|the server responded with a status of 503)/,
+  );
+  type CarriedEvent = { message?: string; level?: string; release?: string; tags?: Record<string, string> };
+  await page.route(/\/items\/ams\.data(\?|$)/, (route) => route.abort("connectionrefused"));
+  await page.route(/\/now\.data(\?|$)/, (route) =>
+    route.fulfill({ status: 503, contentType: "text/html; charset=utf-8", body: "<p>Try again later</p>" }),
+  );
+  await page.goto(url("/messages"));
+  await waitForHydration(page);
+  await waitForTransaction("/messages");
+  reporting.ingest.received.length = 0;
+
+  // No answer at all.
+  void navigateWithRouter(page, "/items/ams").catch(() => {});
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam");
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  const [lost] = receivedEvents(reporting.ingest.received) as CarriedEvent[];
+  expect(lost?.message).toContain("its page data could not be fetched");
+  expect(lost?.level).toBe("warning");
+  expect(lost?.tags).toMatchObject({
+    route: "/items/:id",
+    "navigation.fallback": "page-data-failed",
+    "page-data.answer": "none",
+    "failed.release": lost?.release,
+  });
+  reporting.ingest.received.length = 0;
+
+  // A page that is not page data (a proxy's, a portal's): its status and media type, nothing of its body.
+  void navigateWithRouter(page, "/now").catch(() => {});
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  const [replaced] = receivedEvents(reporting.ingest.received) as CarriedEvent[];
+  expect(replaced?.tags).toMatchObject({
+    route: "/now",
+    "navigation.fallback": "page-data-failed",
+    "page-data.answer": "503 text/html",
+  });
+  expect(JSON.stringify(replaced)).not.toContain("Try again later");
+});
+
 test("a traced document's page load continues the server's trace: one trace per visit; the Sentry SDK loads after hydration (so the first-load check above can fail)", async ({
   page,
 }) => {
