@@ -237,7 +237,9 @@ export function pageDataFetch({ router, queue, cache, ahead, staleTimeOf, routeO
     navigation: FullNavigation,
     response: Response | undefined,
   ): Promise<never> {
-    const mediaType = response?.headers.get("content-type")?.split(";")[0]?.trim() || "no media type";
+    // Whatever a proxy wrote there, within Sentry's 200 characters for a tag's value.
+    const mediaType =
+      response?.headers.get("content-type")?.split(";")[0]?.trim().slice(0, 100) || "no media type";
     reportAcrossNavigation("A navigation fell back to a full page load: its page data could not be fetched", {
       route: routeOf(page),
       "navigation.fallback": "page-data-failed",
