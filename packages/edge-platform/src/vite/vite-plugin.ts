@@ -4,6 +4,7 @@ import { assetsHeadersFile } from "./assets-headers-file.ts";
 import { builtStylesheetsModule } from "./built-stylesheets-module.ts";
 import { checkedVariables } from "./checked-variables.ts";
 import { childCompilerReadsRoutesAsBuilt } from "./child-compiler-imports.ts";
+import { compileHints } from "./compile-hints.ts";
 import { debugIds } from "./debug-ids.ts";
 import { devD1Migrations } from "./dev-d1-migrations.ts";
 import { devWorkersCache } from "./dev-workers-cache.ts";
@@ -34,6 +35,7 @@ export function edgePlatform(app: AppUnderBuild): PluginOption[] {
     firstLoadChunk(app), // one chunk for what every page loads
     builtStylesheetsModule(), // the browser's stylesheets for the Worker: React Router builds the browser first
     debugIds(), // renderChunk "pre": before @sentry/vite-plugin's, which then adds no snippet of its own
+    compileHints(), // generateBundle "post" of a "pre" plugin: after Vite's, before sourceMapsOutsideAssets()'
     ...sentrySourceMapUpload(), // writeBundle: once the maps are where sourceMapsOutsideAssets() put them
     sourceMapsOutsideAssets(), // generateBundle "post": once debugIds() has put the IDs in the code
     checkedVariables(), // writeBundle of the Worker: once its deploy config is written, before pre-rendering
