@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { Page } from "@playwright/test";
 import { FIXTURE_BUILD_DIRECTORY } from "../../../src/testing/build-under-test.ts";
 import { debugIdOfBundle } from "../../../src/testing/index.ts";
 import {
@@ -292,12 +293,8 @@ test("a shouldRevalidate that throws on a click: the client-side error page, rep
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
 });
 
-// Issue 42: the C4 fallback took the visitor to the page, but nothing reached Sentry (the page unloaded, its
-// navigation transaction incomplete and dropped). A deploy that breaks old tabs must show up.
-test("route code that fails to load: the next page reports the fallback, with the route and the release", async ({
-  page,
-  pageProblems,
-}) => {
+/** The item page's route code answers 404 once (a deploy took an old tab's chunk away), then loads. */
+async function itemCodeFailsOnce(page: Page, pageProblems: { expect(pattern: RegExp): void }): Promise<void> {
   pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
   let failed = false;
   await page.route(/\/assets\/item-[^/]+\.js$/, async (route) => {
@@ -305,6 +302,15 @@ test("route code that fails to load: the next page reports the fallback, with th
     failed = true;
     await route.fulfill({ status: 404, body: "" });
   });
+}
+
+// Issue 42: the C4 fallback took the visitor to the page, but nothing reached Sentry (the page unloaded, its
+// navigation transaction incomplete and dropped). A deploy that breaks old tabs must show up.
+test("route code that fails to load: the next page reports the fallback, with the route and the release", async ({
+  page,
+  pageProblems,
+}) => {
+  await itemCodeFailsOnce(page, pageProblems);
   await page.goto(url("/now"));
   await waitForHydration(page);
   await waitForTransaction("/now");
@@ -352,13 +358,7 @@ test("route code that fails to load before the SDK did: the page being left keep
   page,
   pageProblems,
 }) => {
-  pageProblems.expect(/Failed to load resource: the server responded with a status of 404/);
-  let failed = false;
-  await page.route(/\/assets\/item-[^/]+\.js$/, async (route) => {
-    if (failed) return route.continue();
-    failed = true;
-    await route.fulfill({ status: 404, body: "" });
-  });
+  await itemCodeFailsOnce(page, pageProblems);
   // The first page's SDK is held until the fallback has asked for the next document, which is held until
   // that SDK has loaded and run.
   let leaving = () => {};
