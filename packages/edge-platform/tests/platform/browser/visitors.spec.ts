@@ -76,3 +76,47 @@ test("an Arabic visitor's pre-rendered page is the Arabic copy: right to left, h
   expect(problems).toEqual([]);
   await context.close();
 });
+
+test("a page that links to a date's page sets its language's date formats up when idle: the tap's render does not", async ({
+  browser,
+}) => {
+  // `/` is pre-rendered, one copy for every zone: its dates are shown in the browser's zone, asked of `Intl`.
+  const context = await browser.newContext({ locale: "en-US", timezoneId: "Asia/Tokyo" });
+  const page = await context.newPage();
+  // Each `Intl.DateTimeFormat` the page's main thread makes, with its arguments (the worker's are not seen).
+  await page.addInitScript(() => {
+    const made: unknown[][] = [];
+    Object.assign(window, { formatsMade: made });
+    Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
+      construct(target, args, newTarget) {
+        made.push(args);
+        return Reflect.construct(target, args, newTarget);
+      },
+      apply(target, self, args) {
+        made.push(args);
+        return Reflect.apply(target, self, args);
+      },
+    });
+  });
+  const formatsMade = () =>
+    page.evaluate(() => (window as unknown as { formatsMade: unknown[][] }).formatsMade.map((args) => args));
+  const zoneAsks = (made: unknown[][]) => made.filter((args) => args[0] === undefined).length;
+  await page.goto(new URL("/", reporting.app.url).href);
+  await waitForHydration(page);
+  // The link to /now is in view: its code is prefetched, the time module with it, which sets up when idle.
+  await expect
+    .poll(async () => (await formatsMade()).some(([locale, options]) => locale === "en" && options))
+    .toBe(true);
+  const ahead = await formatsMade();
+  expect(zoneAsks(ahead)).toBe(1);
+  expect(ahead.find(([locale]) => locale === "en")?.[1]).toMatchObject({ timeZone: "Asia/Tokyo" });
+
+  await page.getByRole("link", { name: "Now", exact: true }).click();
+  await expect(page.locator("h1")).toHaveText("Now");
+  await expect(page.locator("main time")).toContainText(/\d/);
+  const inTap = (await formatsMade()).slice(ahead.length);
+  // Only the page's own format (full date, medium time): the zone is not asked again, the language's data is set.
+  expect(zoneAsks(inTap)).toBe(0);
+  expect(inTap).toEqual([["en", { dateStyle: "full", timeStyle: "medium", timeZone: "Asia/Tokyo" }]]);
+  await context.close();
+});
