@@ -420,6 +420,46 @@ test("a dynamic page fetches its data on every navigation, prefetched or not", a
   expect(await isSameDocument(page)).toBe(true);
 });
 
+test("a client navigation's new page is painted before its links are looked at for prefetching", async ({
+  page,
+}) => {
+  // Frames counted by an animation callback each; the frame the new page's heading was committed in, and the
+  // frame each link was first watched for visibility in.
+  await page.addInitScript(() => {
+    const log = { frame: 0, headingFrame: -1, watched: {} as Record<string, number> };
+    Object.assign(window, { paintLog: log });
+    const tick = () => {
+      log.frame++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    const observe = IntersectionObserver.prototype.observe;
+    IntersectionObserver.prototype.observe = function (this: IntersectionObserver, target: Element) {
+      const href = target.getAttribute("href");
+      if (href && !(href in log.watched)) log.watched[href] = log.frame;
+      observe.call(this, target);
+    };
+    new MutationObserver(() => {
+      if (log.headingFrame < 0 && document.querySelector("h1")?.textContent === "Glossary")
+        log.headingFrame = log.frame;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  type PaintLog = { frame: number; headingFrame: number; watched: Record<string, number> };
+  const paintLog = () => page.evaluate(() => (window as unknown as { paintLog: PaintLog }).paintLog);
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Glossary" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glossary");
+  await expect
+    .poll(async () => Object.keys((await paintLog()).watched).filter((href) => href.startsWith("/glossary/")))
+    .not.toEqual([]);
+  const { headingFrame, watched } = await paintLog();
+  expect(headingFrame).toBeGreaterThanOrEqual(0);
+  for (const [href, frame] of Object.entries(watched)) {
+    if (href.startsWith("/glossary/")) expect(frame, href).toBeGreaterThan(headingFrame);
+  }
+});
+
 test("a link below the fold is prefetched when it is scrolled into view, not before", async ({ page }) => {
   const requests = dataRequests(page);
   await page.goto("/about");
