@@ -1,7 +1,9 @@
 /**
  * npm run bench:tap [-- --against http://127.0.0.1:3001] [-- --phone]: a visitor's tap on a link of `/`, to a
  * static page (/about) and a dynamic one (/now), on a phone's CPU (Chromium's 4x slowdown; `--phone` adds
- * slow 4G, bench/phone.ts), at two moments:
+ * slow 4G, bench/phone.ts), at three moments:
+ * - **loaded**: as soon as the page's `load` event has fired: hydration, the navigation code and prefetching are
+ *   all under way in both apps (a tap before a page can follow it client-side may become a document load);
  * - **early**: as soon as the network has been quiet for 500 ms (Playwright's `networkidle`, the anchors'
  *   harness's moment): on a slow CPU the page is often still hydrating, and prefetching has not finished;
  * - **settled**: once no request has been made for 1.5 s: prefetching has finished.
@@ -38,7 +40,7 @@ const TARGETS = [
   { path: "/about", heading: "About" },
   { path: "/now", heading: "Now" },
 ] as const;
-const MOMENTS = ["early", "settled"] as const;
+const MOMENTS = ["loaded", "early", "settled"] as const;
 type Moment = (typeof MOMENTS)[number];
 
 type Tap = { ms: number; requests: number; documentLoad: boolean; readyMs: number };
@@ -72,7 +74,7 @@ async function tap(
     // Chromium asks for the icon again after a navigation; its cache answers (decision 018).
     if (!new URL(request.url()).pathname.includes("favicon")) requests++;
   });
-  await page.goto(`${origin}/`, { waitUntil: "networkidle" });
+  await page.goto(`${origin}/`, { waitUntil: moment === "loaded" ? "load" : "networkidle" });
   if (moment === "settled") {
     while (Date.now() - lastRequest < SETTLED_QUIET_MS) await page.waitForTimeout(100);
   }

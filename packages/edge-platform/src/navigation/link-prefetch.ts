@@ -20,6 +20,8 @@
  * own `<link>` tags, so nothing bypasses the queue.
  */
 
+import { afterNextPaint } from "./prefetch-queue";
+
 export type LinkPrefetchMode = "none" | "intent" | "viewport" | "render";
 
 /** What decides a link's mode, besides the page's origin: its anchor's attributes. */
@@ -209,14 +211,6 @@ export class LinkPrefetcher {
     clearTimeout(this.#hover?.timer);
     this.#hover = undefined;
   }
-}
-
-/**
- * Runs `task` once the next frame is painted: a task queued from the frame's animation callback. A hidden page
- * paints no frames, so its scans wait until it is shown, when nothing it would prefetch has been needed.
- */
-function afterNextPaint(task: () => void): void {
-  requestAnimationFrame(() => setTimeout(task, 0));
 }
 
 /** The prefetching link an event happened in, if any ("none" links never prefetch). */

@@ -2,7 +2,7 @@ import { PAGE_DATA_WAIT_MS, ROUTE_LOADING_TIMEOUT_MS } from "../constants";
 import { matchedRoute, reportRouterError } from "../reporting/browser-reporting";
 import { reportAcrossNavigation } from "../reporting/carried-reports";
 import { navigationFailures } from "./navigation-failures";
-import { loadStyle, type PrefetchQueue, preloadModule } from "./prefetch-queue";
+import { afterNextPaint, loadStyle, type PrefetchQueue, preloadModule } from "./prefetch-queue";
 import {
   type FullNavigation,
   holdRouteModules,
@@ -81,7 +81,9 @@ export function createNavigationGate(
       next = await proceed(go, target, superseded, dataArrived);
     } finally {
       data.drop();
-      release();
+      // Prefetches (and their planning) start once the page the visitor asked for is painted, not between
+      // the navigation's end and React's render of it.
+      afterNextPaint(release);
     }
     if (next === "dropped") return dropped();
     if (next !== "done") {

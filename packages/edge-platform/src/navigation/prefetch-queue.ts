@@ -21,6 +21,7 @@ export class PrefetchQueue {
   #prefetchesInFlight = 0;
   #mostInFlight = 0;
   #holds = 0;
+  readonly #onRelease: (() => void)[] = [];
 
   constructor(concurrency: number) {
     this.#concurrency = concurrency;
@@ -75,12 +76,19 @@ export class PrefetchQueue {
       if (released) return;
       released = true;
       this.#holds--;
+      if (this.#holds === 0) for (const task of this.#onRelease.splice(0)) task();
       this.#drain();
     };
   }
 
   get held(): boolean {
     return this.#holds > 0;
+  }
+
+  /** Runs `task` once no hold is left: at once when none is. */
+  whenReleased(task: () => void): void {
+    if (this.#holds === 0) task();
+    else this.#onRelease.push(task);
   }
 
   has(key: string): boolean {
@@ -134,6 +142,15 @@ export class PrefetchQueue {
 }
 
 type Settle = { resolve: () => void; reject: (error: unknown) => void };
+
+/**
+ * Runs `task` once the next frame is painted: a task queued from the frame's animation callback. A hidden page
+ * paints no frames: what waits for one waits until the page is shown, when nothing it would prefetch has been
+ * needed.
+ */
+export function afterNextPaint(task: () => void): void {
+  requestAnimationFrame(() => setTimeout(task, 0));
+}
 
 /** Whether the browser asks to save data (Save-Data, or a 2g connection): then nothing is prefetched. */
 export function savesData(): boolean {

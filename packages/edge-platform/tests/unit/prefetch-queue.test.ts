@@ -41,6 +41,23 @@ describe("PrefetchQueue", () => {
     expect(queue.held).toBe(false);
   });
 
+  test("whenReleased runs a task at once when nothing holds the queue, else once the last hold is released", () => {
+    const queue = new PrefetchQueue(5);
+    const ran: string[] = [];
+    queue.whenReleased(() => ran.push("free"));
+    expect(ran).toEqual(["free"]);
+    const release = queue.hold();
+    const second = queue.hold();
+    queue.whenReleased(() => ran.push("later"));
+    release();
+    release();
+    expect(ran, "one hold is still on").toEqual(["free"]);
+    second();
+    expect(ran).toEqual(["free", "later"]);
+    queue.hold()();
+    expect(ran, "each task runs once").toEqual(["free", "later"]);
+  });
+
   test("never runs more than its concurrency at once, and runs every request", async () => {
     const queue = new PrefetchQueue(5);
     const tasks = Array.from({ length: 12 }, () => held());

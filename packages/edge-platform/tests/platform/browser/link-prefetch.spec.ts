@@ -460,6 +460,47 @@ test("a client navigation's new page is painted before its links are looked at f
   }
 });
 
+test("a link that shows up while a navigation waits is prefetched after the tapped page is shown", async ({
+  page,
+}) => {
+  // In the page's clock: when the tapped page's heading was committed, and when each request started.
+  await page.addInitScript(() => {
+    const log = { heading: -1, requests: [] as { name: string; start: number }[] };
+    Object.assign(window, { tapLog: log });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) log.requests.push({ name: entry.name, start: entry.startTime });
+    }).observe({ type: "resource", buffered: true });
+    new MutationObserver(() => {
+      if (log.heading < 0 && document.querySelector("h1")?.textContent === "Now")
+        log.heading = performance.now();
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  type TapLog = { heading: number; requests: { name: string; start: number }[] };
+  const tapLog = () => page.evaluate(() => (window as unknown as { tapLog: TapLog }).tapLog);
+  // A page no link of /links leads to (its own link there reloads the document): its code is fetched only
+  // for the link added below.
+  const slow = (log: TapLog) =>
+    log.requests.filter(({ name }) => targetOf(new URL(name).pathname) === "/slow");
+  await page.goto("/links");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await markDocument(page);
+  // The tapped page's data is held: its navigation holds the prefetch queue meanwhile.
+  const held = await holdRequests(page, (path) => path === "/now.data");
+  await page.getByRole("link", { name: "Now page" }).evaluate((link: HTMLElement) => link.click());
+  await expect.poll(() => held.held.length).toBe(1);
+  await appendLink(page, "/slow", null);
+  await page.waitForTimeout(300);
+  expect(slow(await tapLog()), "nothing for the new link while the navigation is under way").toEqual([]);
+  await held.release("/now.data");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+  expect(await isSameDocument(page)).toBe(true);
+  await expect.poll(async () => slow(await tapLog()).length).toBeGreaterThan(0);
+  const log = await tapLog();
+  expect(log.heading).toBeGreaterThan(0);
+  for (const request of slow(log)) expect(request.start, request.name).toBeGreaterThan(log.heading);
+});
+
 test("a link below the fold is prefetched when it is scrolled into view, not before", async ({ page }) => {
   const requests = dataRequests(page);
   await page.goto("/about");
