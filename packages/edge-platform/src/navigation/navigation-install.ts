@@ -1,6 +1,7 @@
 import type { NavigationType } from "react-router";
 import { PREFETCH_CONCURRENCY } from "../constants";
 import { matchedRoute } from "../reporting/browser-reporting";
+import { zoneOffMainThread, zoneWorkerModule } from "../visitor/zone-worker";
 import { LinkPrefetcher } from "./link-prefetch";
 import { createNavigationGate, type DataAhead, type Go, type NavigationRequest } from "./navigation-gate";
 import {
@@ -71,7 +72,21 @@ export function installNavigation(shownPath: string, announcerRegionId: string):
       routeOf: (page) => matchedRoute(matchedRouteIds(hydrated, page)),
     }),
   );
-  gate = createNavigationGate(hydrated, queue, routeCode, dataAhead);
+  gate = createNavigationGate(hydrated, queue, codeForNavigation, dataAhead);
+}
+
+/**
+ * The route code a navigation needs, asked by the gate as the navigation starts. A page that shows a date has the
+ * time-zone set-up's module among its code (visitor/zone-worker.ts): unless done already, the set-up starts now,
+ * off the main thread, while its code and data are on the network; else its render made the browser's first
+ * `Intl.DateTimeFormat` itself, 130 ms of a phone's CPU (Chromium's 4x slowdown) on a tap that came before the
+ * link's prefetch (packages/edge-platform/docs/PERFORMANCE.md, "Taps at three moments").
+ */
+function codeForNavigation(target: URL): { modules: string[]; styles: string[] } {
+  if (internals && routeCodeFor(internals, target).modules.includes(zoneWorkerModule())) {
+    void zoneOffMainThread({ now: true });
+  }
+  return routeCode(target);
 }
 
 /** A navigation asked of the router as a link would (navigation-client.ts, a tap while React hydrated). */

@@ -15,8 +15,9 @@ import { browserTimeZone, useHydrated, useVisitor } from "./use-visitor";
  * The browser's first `Intl.DateTimeFormat` sets up its time-zone data: 150-250 ms of a phone's CPU (Chromium's
  * 4x slowdown), 40 ms of a desktop's. This module is loaded by the pages that show a date, and ahead of them
  * when a link to one is prefetched: once, when the browser is idle, it has a worker do that set-up
- * (intl-warm-up.ts), so that neither a tap on such a link, in the new page's render, nor a tap while the
- * set-up runs waits for it (docs/navigation.md, "A tap before the page is ready").
+ * (intl-warm-up.ts, zone-worker.ts), so that neither a tap on such a link, in the new page's render, nor a tap
+ * while the set-up runs waits for it (docs/navigation.md, "A tap before the page is ready"). A tap that comes
+ * before this module is loaded starts the set-up itself (navigation-install.ts, `codeForNavigation`).
  */
 if (typeof document !== "undefined") void browserTimeZoneWhenIdle();
 

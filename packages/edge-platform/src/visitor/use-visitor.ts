@@ -110,13 +110,14 @@ export function rememberTimeZone(current: string | null): void {
 }
 
 /**
- * The browser's zone as a worker asks for it (intl-warm-up.ts, with the dates-and-times entry), once a page that
- * shows a date, or a link to one, has loaded that entry: then the cookie above waits for its answer rather than
- * asking on the main thread. Kept out of the first load: a page without dates asks on the main thread, as before.
+ * The browser's zone as a worker asks for it (zone-worker.ts), once a page that shows a date, or a link to one,
+ * has loaded the dates-and-times entry, or a tap on such a link has started: then the cookie above waits for its
+ * answer rather than asking on the main thread. Kept out of the first load: a page without dates asks on the
+ * main thread, as before.
  */
 let zoneOffMainThread: Promise<string | undefined> | undefined;
 
-/** Called once by intl-warm-up.ts with the worker's answer to come. */
+/** Called once by zone-worker.ts with the worker's answer to come. */
 export function zoneAskedOffMainThread(answer: Promise<string | undefined>): void {
   zoneOffMainThread = answer;
 }

@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, isSameDocument, markDocument, test, waitForHydration } from "./fixture-app";
+import {
+  expect,
+  holdRequests,
+  isSameDocument,
+  linksNeverVisible,
+  markDocument,
+  targetOf,
+  test,
+  waitForHydration,
+} from "./fixture-app";
 
 // The pages' Content-Security-Policy as Chromium enforces it, on the fixture app (the headers themselves are
 // tests/platform/security-headers.test.ts's).
@@ -164,7 +173,7 @@ test("a static file opened as a document runs nothing: an inline script in the f
   expect(ran).toBeNull();
 });
 
-test.describe("the browser's zone, asked by a worker when the page is idle (src/visitor/intl-warm-up.ts)", () => {
+test.describe("the browser's zone, asked by a worker when the page is idle or at a tap (src/visitor/zone-worker.ts)", () => {
   // The edge guesses Paris; the browser shows times in Tokyo: the page remembers Tokyo in the `tz` cookie.
   test.use({ timezoneId: "Asia/Tokyo", extraHTTPHeaders: { "x-local-cf-timezone": "Europe/Paris" } });
 
@@ -191,6 +200,40 @@ test.describe("the browser's zone, asked by a worker when the page is idle (src/
     expect(workers).toHaveLength(1);
     expect(workers[0]).toMatch(/^blob:/);
     expect(await violations()).toEqual([]);
+  });
+
+  test("a tap on a link to a page that shows a date, before its prefetch: the set-up starts at the tap, during the round trip", async ({
+    page,
+  }) => {
+    // Nothing prefetched: `/` shows no date, and its links are never seen, so the dates entry is not loaded.
+    await linksNeverVisible(page);
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(worker.url()));
+    await page.goto("/");
+    await waitForHydration(page);
+    await markDocument(page);
+    // The tapped pages' code and data are held: no module of theirs runs until the test lets it.
+    const held = await holdRequests(
+      page,
+      (path) => targetOf(path) !== undefined || /\/time-[^/]+\.js$/.test(path),
+    );
+    // A page without a date: no set-up.
+    await page
+      .getByRole("link", { name: "About", exact: true })
+      .evaluate((link: HTMLElement) => link.click());
+    await expect.poll(() => held.seen.some((path) => targetOf(path) === "/about")).toBe(true);
+    await page.waitForTimeout(300);
+    expect(workers).toEqual([]);
+    // A page that shows one (/now, edge-platform/time): the worker starts while its code and data are held.
+    await page.getByRole("link", { name: "Now", exact: true }).evaluate((link: HTMLElement) => link.click());
+    await expect.poll(() => workers.length).toBe(1);
+    expect(held.seen.filter((path) => targetOf(path) === "/now").length).toBeGreaterThan(0);
+    held.letThrough(() => true);
+    while (held.held.length > 0) await held.release();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Now");
+    expect(await isSameDocument(page)).toBe(true);
+    await page.waitForTimeout(300);
+    expect(workers, "one worker: the dates entry, once loaded, takes its answer").toHaveLength(1);
   });
 
   test("without workers, the main thread asks: the cookie is set all the same", async ({ page }) => {
