@@ -1,14 +1,14 @@
+// First: it asks for the navigation code as the first load's modules start to run (navigation-code.ts).
+import "./navigation/navigation-code";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { catchEarlyClicks, loadNavigationCode, navigationGate } from "./navigation/navigation-client";
+import { catchEarlyClicks, navigationGate } from "./navigation/navigation-client";
 import { navigationReporting, reactErrorCallbacks, reportRouterError } from "./reporting/browser-reporting";
 import { keyNewHistoryEntry } from "./scroll-restoration";
 
 // Before the router reads the entry: the document's script left a new entry unkeyed (scroll-restoration.tsx).
 keyNewHistoryEntry();
-// Fetched while React hydrates; hydration's commit installs it (navigation-client.ts).
-void loadNavigationCode();
 
 startTransition(() => {
   hydrateRoot(

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useLayoutEffect } from "react";
 import { type ClientInstrumentation, type To, useHref, useLocation, useNavigationType } from "react-router";
 import { ROUTE_LOADING_TIMEOUT_MS } from "../constants";
+import { navigationCode } from "./navigation-code";
 
 /**
  * What the first-load JavaScript holds of navigation: the hook that installs the navigation code as the app
  * hydrates, the instrumentation that puts the navigation gate in front of every navigation (holding those
  * started before it is installed), and the one navigation verb React Router lacks, `prefetch`. The rest
  * (navigation-install.ts) is not needed to show the page and stays out of the first load, which keeps that
- * small: entry.client.tsx starts importing it beside hydration (`loadNavigationCode`), and hydration's
+ * small: it is asked for as the first load's modules start to run (navigation-code.ts), and hydration's
  * commit installs it.
  */
 
@@ -15,7 +16,6 @@ type Installed = typeof import("./navigation-install");
 
 let installed: Installed | undefined;
 let loading = false;
-let code: Promise<Installed> | undefined;
 const waiting: string[] = [];
 /** The pathname the last render showed: where the route announcer starts from. */
 let shownPath: string | undefined;
@@ -131,21 +131,6 @@ export const navigationGate: ClientInstrumentation = {
 };
 
 /**
- * Starts importing the navigation code, once. Called by entry.client.tsx before hydrating: the module is
- * fetched and compiled while React hydrates, instead of after, so that a visitor who taps a link as soon as
- * the page is there (a phone's CPU hydrates for hundreds of milliseconds) does not wait for a request made
- * only then. It is not in the document's modulepreloads: nothing of it is needed for the first paint.
- */
-export function loadNavigationCode(): Promise<Installed> {
-  if (!code) {
-    code = import("./navigation-install");
-    // Handled where it is installed (loadNavigation); not an unhandled rejection before then.
-    code.catch(() => {});
-  }
-  return code;
-}
-
-/**
  * Installs the navigation code; if it cannot load, navigations go on with React Router's own behaviour.
  * `<html data-navigation>` shows the state: "loading", then "ready" or "unavailable". Link prefetching and
  * the prefetches asked for before starts a task later, once the navigations that waited for the code have
@@ -159,7 +144,7 @@ function loadNavigation(): void {
   setTimeout(() => {
     if (earlyClick && !installed) window.location.assign(earlyClick);
   }, ROUTE_LOADING_TIMEOUT_MS);
-  loadNavigationCode()
+  navigationCode
     .then((loaded) => {
       loaded.installNavigation(shownPath ?? window.location.pathname, ROUTE_ANNOUNCER_ID);
       installed = loaded;

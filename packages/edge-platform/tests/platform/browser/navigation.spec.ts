@@ -442,6 +442,30 @@ test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-pl
    * root exists, before hydration's commit marks `<html data-navigation>`. Three pages in a row: React
    * itself hands some of these taps to the link and not others (navigation-client.ts says when).
    */
+  /**
+   * React Router's modules set `window.__reactRouterVersion` as they run: a setter there sees whether the
+   * navigation code's request (Vite's `modulepreload` link for the import) has been made by then. Made after the
+   * first load's modules had run, it arrived on slow 4G one round trip after `load`, after a tap at `load`.
+   */
+  test("its code is asked for before React Router's modules run", async ({ page }) => {
+    await page.addInitScript(() => {
+      const state = window as unknown as { __navigationCodeAsked?: boolean };
+      Object.defineProperty(window, "__reactRouterVersion", {
+        configurable: true,
+        set(version: string) {
+          Object.defineProperty(window, "__reactRouterVersion", { value: version, configurable: true });
+          state.__navigationCodeAsked ??=
+            document.querySelector('link[rel="modulepreload"][href*="/navigation-install-"]') !== null;
+        },
+      });
+    });
+    await page.goto("/");
+    const asked = await page.evaluate(
+      () => (window as { __navigationCodeAsked?: boolean }).__navigationCodeAsked,
+    );
+    expect(asked, "the navigation code asked for when React Router's modules ran").toBe(true);
+  });
+
   test("becomes a client navigation, its code and data first, and no prefetch before them", async ({
     page,
   }) => {
