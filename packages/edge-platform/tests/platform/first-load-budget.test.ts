@@ -74,3 +74,17 @@ describe("the browser's source maps", () => {
     expect(checked).toBeGreaterThan(5);
   });
 });
+
+describe("the Worker's build", () => {
+  // The document imports navigation-client.ts, whose module asks for the navigation code as it runs
+  // (src/navigation/navigation-code.ts): in the browser only. On the server it would have been bundled and run at
+  // the Worker's start, for nothing.
+  test("holds none of the browser's navigation code", async () => {
+    const server = join(FIXTURE_BUILD_DIRECTORY, "server");
+    const files = await readdir(server, { recursive: true });
+    expect(files.filter((file) => file.includes("navigation-install"))).toEqual([]);
+    expect(files).toContain("index.js");
+    // Its chunk by name (the Worker's build keeps comments, which name the module).
+    expect(await readFile(join(server, "index.js"), "utf8")).not.toMatch(/navigation-install-[\w-]+\.js/);
+  });
+});
