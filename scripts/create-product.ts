@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, delimiter, join, relative, resolve } from "node:path";
 
 const REPOSITORY = resolve(import.meta.dirname, "..");
 const TEMPLATE = join(REPOSITORY, "packages/edge-platform/template");
@@ -17,6 +17,10 @@ const TEMPLATE = join(REPOSITORY, "packages/edge-platform/template");
 export function createProduct(folder: string): string {
   const target = resolve(folder);
   if (!relative(REPOSITORY, target).startsWith("..")) throw new Error(`${target} is inside this repository`);
+  // npm puts <folder>/node_modules/.bin on PATH, whose separator is ':': none of the product's scripts would
+  // find its tools (tsc, biome, react-router), and `npm test` would fail with "not found".
+  if (target.includes(delimiter))
+    throw new Error(`${target} has a '${delimiter}' in its path: npm's scripts cannot run there (PATH)`);
   if (existsSync(target) && readdirSync(target).length > 0)
     throw new Error(`${target} exists and is not empty`);
   cpSync(TEMPLATE, target, { recursive: true });
