@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
+import { ROUTE_LOADING_TIMEOUT_MS } from "../../../src/constants.ts";
 import { FIXTURE_BUILD_DIRECTORY } from "../../../src/testing/build-under-test.ts";
 import { debugIdOfBundle } from "../../../src/testing/index.ts";
 import {
@@ -350,6 +351,32 @@ test("route code that fails to load: the next page reports the fallback, with th
     .toBe(1);
   await page.waitForTimeout(500);
   expect(receivedEvents(reporting.ingest.received)).toHaveLength(1);
+});
+
+// The other way C4 falls back: the code does not fail, it is too slow. Its own tag says which.
+test("route code slower than 3.8 s: the next page reports the fallback as a time-out", async ({ page }) => {
+  // The item page's route code is held once, past the time-out (the next document's request of it is answered).
+  let held = false;
+  await page.route(/\/assets\/item-[^/]+\.js$/, async (route) => {
+    if (held) return route.continue();
+    held = true;
+    await new Promise((resolve) => setTimeout(resolve, ROUTE_LOADING_TIMEOUT_MS + 1_500));
+    await route.continue().catch(() => {});
+  });
+  await page.goto(url("/now"));
+  await waitForHydration(page);
+  await waitForTransaction("/now");
+  reporting.ingest.received.length = 0;
+
+  void navigateWithRouter(page, "/items/ams").catch(() => {});
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amsterdam", { timeout: 15_000 });
+  await expect.poll(() => receivedEvents(reporting.ingest.received).length, { timeout: 15_000 }).toBe(1);
+  const [event] = receivedEvents(reporting.ingest.received) as {
+    message?: string;
+    tags?: Record<string, string>;
+  }[];
+  expect(event?.message).toContain("its route code did not load");
+  expect(event?.tags).toMatchObject({ route: "/items/:id", "navigation.fallback": "route-code-timeout" });
 });
 
 // A visitor who taps before the page's SDK has loaded: the page being left loads it (an idle callback) while
