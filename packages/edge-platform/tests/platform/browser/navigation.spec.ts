@@ -438,11 +438,6 @@ test.describe("client navigations for screen readers", () => {
 
 test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-platform/docs/navigation.md, 'A tap before the page is ready')", () => {
   /**
-   * Chromium's CPU slowed 10x, so that hydration lasts long enough to tap in the middle of it: after React's
-   * root exists, before hydration's commit marks `<html data-navigation>`. Three pages in a row: React
-   * itself hands some of these taps to the link and not others (navigation-client.ts says when).
-   */
-  /**
    * React Router's modules set `window.__reactRouterVersion` as they run: a setter there sees whether the
    * navigation code's request (Vite's `modulepreload` link for the import) has been made by then. Made after the
    * first load's modules had run, it arrived on slow 4G one round trip after `load`, after a tap at `load`.
@@ -466,6 +461,11 @@ test.describe("a tap while the page hydrates, on a phone's CPU (packages/edge-pl
     expect(asked, "the navigation code asked for when React Router's modules ran").toBe(true);
   });
 
+  /**
+   * Chromium's CPU slowed 10x, so that hydration lasts long enough to tap in the middle of it: after React's
+   * root exists, before hydration's commit marks `<html data-navigation>`. Three pages in a row: React
+   * itself hands some of these taps to the link and not others (navigation-client.ts says when).
+   */
   test("becomes a client navigation, its code and data first, and no prefetch before them", async ({
     page,
   }) => {
