@@ -388,8 +388,11 @@ test("a static page prefetched, then visited within 300 s, makes no data request
 
   await page.getByRole("link", { name: "Glossary", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glossary");
-  await page.clock.fastForward("05:01");
+  // Counted from before the jump: the glossary's links are looked at after its next paint, which may come after
+  // the jump (seen in CI), and then that prefetch asks for the stale data again, before the click; else the click
+  // does.
   requests.length = 0;
+  await page.clock.fastForward("05:01");
   await page.getByRole("link", { name: "worker", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("worker");
   expect(requests).toContain("/glossary/worker.data");
